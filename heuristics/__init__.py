@@ -1,0 +1,11 @@
+"""Heuristics, one module per family; ``registry(family)`` lists them by name.
+
+Every heuristic is ``name(instance, **options) -> Schedule`` and never calls
+a solver.
+"""
+
+
+def registry(family: str) -> dict:
+    from schedbench.heuristics import campaign, pcmax
+
+    return {"pcmax": pcmax.HEURISTICS, "campaign": campaign.registry()}[family]

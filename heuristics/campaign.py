@@ -1,0 +1,63 @@
+"""Offline campaign heuristics: camp(A) and MULTICAMP (FAIRCAMP paper §IV-V),
+and the registry of every campaign heuristic.
+
+Both build, for one user, the campaign-compact chain: campaign ``i`` is placed
+by the inner rule ``A`` on all machines at its submission ``t_i`` and campaign
+``i+1`` is submitted at ``C_i + think_time``.
+"""
+
+from schedbench.errors import UserInputError
+from schedbench.heuristics.pcmax import Rule, rule
+from schedbench.schedule import Schedule
+
+
+def user_chain(instance, u: int, place: Rule, start_at: int, machine: list[int], start: list[int]) -> int:
+    """Schedule user ``u``'s campaigns back to back from ``start_at`` with rule
+    ``place``, writing into ``machine``/``start``; return the last completion."""
+    m = instance.machines
+    completion = start_at
+    for i, camp in enumerate(instance.users[u].campaigns):
+        submitted = start_at if i == 0 else completion + camp.think_time
+        q, s = place(camp.jobs, [submitted] * m)
+        base = instance.offsets[u][i]
+        machine[base:base + len(q)] = q
+        start[base:base + len(s)] = s
+        completion = max(sj + p for sj, p in zip(s, camp.jobs))
+    return completion
+
+
+def camp(instance, inner: str = "lpt") -> Schedule:
+    """camp(A) (FAIRCAMP paper, Prop. 3): for a single user, run ``A`` on each
+    campaign separately and chain them; keeps A's approximation ratio."""
+    if instance.n_users != 1:
+        raise UserInputError("users", "camp(A) is defined for one user; use multicamp for several")
+    n = len(instance.lengths)
+    machine, start = [0] * n, [0] * n
+    user_chain(instance, 0, rule(inner), instance.users[0].release, machine, start)
+    return Schedule.of(machine, start)
+
+
+def multicamp(instance, inner: str = "lpt") -> Schedule:
+    """MULTICAMP (FAIRCAMP paper, §V, Prop. 5): each user's camp(A) chain is a
+    block; blocks run one after the other in non-decreasing block length
+    (ties by user index). With release times a block starts no earlier than
+    its user's release."""
+    place = rule(inner)
+    n = len(instance.lengths)
+    machine, start = [0] * n, [0] * n
+    block_length = [user_chain(instance, u, place, 0, machine, start) for u in range(instance.n_users)]
+    end = 0
+    for u in sorted(range(instance.n_users), key=lambda u: (block_length[u], u)):
+        begin = max(end, instance.users[u].release)
+        for j in instance.user_slice(u):
+            start[j] += begin
+        end = begin + block_length[u]
+    return Schedule.of(machine, start)
+
+
+def registry() -> dict:
+    from schedbench.heuristics.faircamp import faircamp
+    from schedbench.heuristics.fcfs import fcfs
+    from schedbench.heuristics.ostrich import ostrich
+
+    return {"fcfs": fcfs, "faircamp": faircamp, "ostrich": ostrich, "multicamp": multicamp, "camp": camp}

@@ -1,0 +1,1 @@
+"""Seeded, reproducible instance generators, one module per family."""

@@ -1,0 +1,111 @@
+"""Campaign instance generators: the papers' workloads, small random
+instances for exact comparison, and the constructions of the papers' proofs.
+
+All randomness comes from ``random.Random(seed)``, whose integer and choice
+streams are stable across Python versions, so a (generator, parameters,
+seed) triple always gives byte-identical JSON.
+"""
+
+import random
+from itertools import accumulate
+
+from schedbench.model.campaign import Campaign, CampaignInstance, User
+
+
+def _instance(machines: int, per_user: list[list[Campaign]], releases=None, name: str = "", meta=None):
+    releases = releases or [0] * len(per_user)
+    users = tuple(User(tuple(c), r) for c, r in zip(per_user, releases) if c)
+    return CampaignInstance(machines, users, name, meta or {})
+
+
+def zipf_weights(k: int, exponent: float) -> list[float]:
+    """Cumulative weights of a Zipf law truncated to ranks 1..k."""
+    return list(accumulate(1.0 / (rank ** exponent) for rank in range(1, k + 1)))
+
+
+def faircamp_paper(users: int, seed: int, n_jobs: int = 10_000, machines: int = 10,
+                   max_length: int = 100, new_campaign: float = 0.1, zipf: float = 1.4267) -> CampaignInstance:
+    """FAIRCAMP paper §VII: p ~ U[1,100]; a job starts a new campaign with
+    probability 0.1 (the first job always does); a new campaign's owner is
+    drawn from Zipf(1.4267) over the k users. Users who drew no campaign are
+    left out (meta records how many were requested)."""
+    rng = random.Random(seed)
+    weights = zipf_weights(users, zipf)
+    per_user: list[list[list[int]]] = [[] for _ in range(users)]
+    current: list[int] = []
+    for job in range(n_jobs):
+        if job == 0 or rng.random() < new_campaign:
+            owner = rng.choices(range(users), cum_weights=weights)[0]
+            current = []
+            per_user[owner].append(current)
+        current.append(rng.randint(1, max_length))
+    meta = {"generator": "faircamp_paper", "users_requested": users, "seed": seed, "n_jobs": n_jobs,
+            "new_campaign": new_campaign, "zipf": zipf, "max_length": max_length}
+    return _instance(machines, [[Campaign(tuple(c)) for c in camps] for camps in per_user],
+                     name=f"faircamp-k{users}-s{seed}", meta=meta)
+
+
+SHORT = (1, 3_600)
+LONG = (3_600, 36_000)
+
+
+def ostrich_paper(users: int, seed: int, n_jobs: int = 10_000, machines: int = 64,
+                  short_users: int | None = None, new_campaign: float = 0.02) -> CampaignInstance:
+    """OStrich paper §6: short users' jobs ~ U[1, 3600], long users' jobs
+    ~ U[3600, 36000]; a job starts a new campaign with probability 0.02 and
+    the campaign's owner is uniform over the users. The paper does not give
+    the number of users nor the profile mix: by default half the users
+    (rounded up) are short, the first ones."""
+    rng = random.Random(seed)
+    short_users = (users + 1) // 2 if short_users is None else short_users
+    per_user: list[list[list[int]]] = [[] for _ in range(users)]
+    current: list[int] = []
+    owner = 0
+    for job in range(n_jobs):
+        if job == 0 or rng.random() < new_campaign:
+            owner = rng.randrange(users)
+            current = []
+            per_user[owner].append(current)
+        low, high = SHORT if owner < short_users else LONG
+        current.append(rng.randint(low, high))
+    meta = {"generator": "ostrich_paper", "users_requested": users, "short_users": short_users,
+            "seed": seed, "n_jobs": n_jobs, "new_campaign": new_campaign}
+    return _instance(machines, [[Campaign(tuple(c)) for c in camps] for camps in per_user],
+                     name=f"ostrich-k{users}-s{seed}", meta=meta)
+
+
+def random_small(seed: int, users: tuple[int, int] = (1, 3), campaigns: tuple[int, int] = (1, 3),
+                 jobs: tuple[int, int] = (1, 3), length: tuple[int, int] = (1, 6),
+                 machines: tuple[int, int] = (1, 3), release: tuple[int, int] = (0, 0),
+                 think: tuple[int, int] = (0, 0)) -> CampaignInstance:
+    """Small random instances for exact comparison; every range is inclusive."""
+    rng = random.Random(seed)
+    m = rng.randint(*machines)
+    per_user, releases = [], []
+    for _ in range(rng.randint(*users)):
+        camps = []
+        for _ in range(rng.randint(*campaigns)):
+            lengths = tuple(rng.randint(*length) for _ in range(rng.randint(*jobs)))
+            camps.append(Campaign(lengths, rng.randint(*think)))
+        per_user.append(camps)
+        releases.append(rng.randint(*release))
+    meta = {"generator": "random_small", "seed": seed, "users": users, "campaigns": campaigns, "jobs": jobs,
+            "length": length, "machines": machines, "release": release, "think": think}
+    return _instance(m, per_user, releases, name=f"small-s{seed}", meta=meta)
+
+
+def unit_campaigns(users: int, campaigns: int, machines: int) -> CampaignInstance:
+    """FAIRCAMP paper Prop. 4: k users, each with n campaigns of m unit jobs."""
+    per_user = [[Campaign((1,) * machines) for _ in range(campaigns)] for _ in range(users)]
+    return _instance(machines, per_user, name=f"prop4-k{users}-n{campaigns}-m{machines}",
+                     meta={"generator": "unit_campaigns", "users": users, "campaigns": campaigns})
+
+
+def fcfs_trap(machines: int, campaigns: int, long: int) -> CampaignInstance:
+    """FAIRCAMP paper Prop. 6 (Fig. 3): two users with γ campaigns of m jobs;
+    user 1's jobs have length p, user 2's length 1; both submit at time 0 and
+    user 1 is served first (the paper's 'user 2 submits at ε ≈ 0')."""
+    per_user = [[Campaign((long,) * machines) for _ in range(campaigns)],
+                [Campaign((1,) * machines) for _ in range(campaigns)]]
+    return _instance(machines, per_user, name=f"prop6-m{machines}-g{campaigns}-p{long}",
+                     meta={"generator": "fcfs_trap", "campaigns": campaigns, "long": long})

@@ -1,0 +1,21 @@
+"""Errors that the command line turns into one line on stderr and exit code 2."""
+
+
+class UserInputError(Exception):
+    """Bad input from the user: a malformed instance, schedule or option.
+
+    ``field`` is a JSON-path-like name of the offending field
+    (``users[1].campaigns[0].jobs[2]``) so the message points at it.
+    """
+
+    def __init__(self, field: str, message: str):
+        super().__init__(f"{field}: {message}" if field else message)
+        self.field = field
+
+
+class InstanceError(UserInputError):
+    """The instance file breaks SPEC.md."""
+
+
+class ScheduleFormatError(UserInputError):
+    """The schedule file is not a schedule of the given instance."""

@@ -1,0 +1,1 @@
+"""Exact metrics of schedules (``fractions.Fraction``; floats only for display)."""

@@ -1,0 +1,69 @@
+"""Instances: loading, SPEC.md validation and the family registry.
+
+A family is a module with ``FAMILY``, ``OBJECTIVES`` (the first is the
+default), ``parse``, ``to_json``, ``schedule_to_json`` and
+``schedule_from_json``. Adding a family is one module plus one line here.
+"""
+
+import json
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from schedbench.errors import InstanceError, ScheduleFormatError
+from schedbench.model import campaign, fields, pcmax
+from schedbench.schedule import Schedule
+
+FAMILIES: dict[str, ModuleType] = {m.FAMILY: m for m in (pcmax, campaign)}
+
+
+def family_module(name: str) -> ModuleType:
+    if name not in FAMILIES:
+        raise InstanceError("family", f"unknown family {name!r} (known: {', '.join(FAMILIES)})")
+    return FAMILIES[name]
+
+
+def parse_instance(obj: Any):
+    """Build an immutable instance from parsed JSON, rejecting anything off-SPEC."""
+    fields.json_object(obj, "instance")
+    family = fields.required(obj, "family", "")
+    if not isinstance(family, str):
+        raise InstanceError("family", f"must be a string, got {family!r}")
+    module = family_module(family)
+    version = fields.required(obj, "format_version", "")
+    if not fields.is_int(version) or version != 1:
+        raise InstanceError("format_version", f"must be 1, got {version!r}")
+    return module.parse(obj)
+
+
+def read_json(path: str | Path, error=InstanceError) -> Any:
+    try:
+        text = Path(path).read_text()
+    except OSError as exc:
+        raise error("", f"cannot read {path}: {exc.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise error("", f"{path} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+
+
+def load_instance(path: str | Path):
+    return parse_instance(read_json(path))
+
+
+def instance_to_json(instance) -> dict[str, Any]:
+    return family_module(instance.family).to_json(instance)
+
+
+def schedule_to_json(instance, schedule: Schedule) -> dict[str, Any]:
+    return family_module(instance.family).schedule_to_json(instance, schedule)
+
+
+def schedule_from_json(instance, obj: Any) -> Schedule:
+    if isinstance(obj, dict) and isinstance(obj.get("schedule"), dict):
+        obj = obj["schedule"]  # accept the whole output of `solve`/`heuristic --json`
+    return family_module(instance.family).schedule_from_json(instance, obj)
+
+
+def load_schedule(instance, path: str | Path) -> Schedule:
+    return schedule_from_json(instance, read_json(path, ScheduleFormatError))

@@ -1,0 +1,144 @@
+"""Campaign-scheduling instances (SPEC.md, family ``campaign``).
+
+User ``u``'s campaign 1 is submitted at ``release``; campaign ``i+1`` at the
+completion of campaign ``i`` plus its ``think_time``. Jobs are numbered in a
+flat order: user by user, campaign by campaign, job by job.
+"""
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from schedbench.errors import ScheduleFormatError
+from schedbench.model import fields
+from schedbench.model.schedule_json import read_job_list
+from schedbench.schedule import Schedule
+
+FAMILY = "campaign"
+OBJECTIVES = ("user-flow", "max-user-stretch", "max-campaign-stretch", "sum-user-flow")
+
+
+@dataclass(frozen=True)
+class Campaign:
+    jobs: tuple[int, ...]
+    think_time: int = 0
+
+    @property
+    def work(self) -> int:
+        return sum(self.jobs)
+
+
+@dataclass(frozen=True)
+class User:
+    campaigns: tuple[Campaign, ...]
+    release: int = 0
+
+
+@dataclass(frozen=True)
+class CampaignInstance:
+    machines: int
+    users: tuple[User, ...]
+    name: str = ""
+    meta: dict = field(default_factory=dict, compare=False, hash=False)
+
+    family = FAMILY
+
+    @cached_property
+    def offsets(self) -> tuple[tuple[int, ...], ...]:
+        """``offsets[u][i]`` is the flat index of the first job of campaign i of user u."""
+        out, base = [], 0
+        for user in self.users:
+            row = []
+            for camp in user.campaigns:
+                row.append(base)
+                base += len(camp.jobs)
+            out.append(tuple(row))
+        return tuple(out)
+
+    @cached_property
+    def lengths(self) -> tuple[int, ...]:
+        """Job lengths in flat job order."""
+        return tuple(p for user in self.users for camp in user.campaigns for p in camp.jobs)
+
+    def campaign_slice(self, u: int, i: int) -> range:
+        lo = self.offsets[u][i]
+        return range(lo, lo + len(self.users[u].campaigns[i].jobs))
+
+    def user_slice(self, u: int) -> range:
+        """Flat indexes of all of user u's jobs."""
+        last = len(self.users[u].campaigns) - 1
+        return range(self.offsets[u][0], self.campaign_slice(u, last).stop)
+
+    @property
+    def n_users(self) -> int:
+        return len(self.users)
+
+
+def parse(obj: dict) -> CampaignInstance:
+    machines = fields.count(fields.required(obj, "machines", ""), "machines")
+    raw_users = fields.json_list(fields.required(obj, "users", ""), "users")
+    users = []
+    for u, raw_user in enumerate(raw_users):
+        where = f"users[{u}]"
+        fields.json_object(raw_user, where)
+        release = fields.nonnegative(raw_user.get("release", 0), f"{where}.release")
+        raw_camps = fields.json_list(fields.required(raw_user, "campaigns", where), f"{where}.campaigns")
+        camps = []
+        for i, raw_camp in enumerate(raw_camps):
+            cw = f"{where}.campaigns[{i}]"
+            fields.json_object(raw_camp, cw)
+            jobs = fields.json_list(fields.required(raw_camp, "jobs", cw), f"{cw}.jobs")
+            lengths = tuple(fields.length(p, f"{cw}.jobs[{j}]") for j, p in enumerate(jobs))
+            think = fields.nonnegative(raw_camp.get("think_time", 0), f"{cw}.think_time")
+            camps.append(Campaign(lengths, think))
+        users.append(User(tuple(camps), release))
+    return CampaignInstance(machines, tuple(users), str(obj.get("name", "")), dict(obj.get("meta", {}) or {}))
+
+
+def to_json(instance: CampaignInstance) -> dict[str, Any]:
+    out: dict[str, Any] = {"family": FAMILY, "format_version": 1}
+    if instance.name:
+        out["name"] = instance.name
+    if instance.meta:
+        out["meta"] = instance.meta
+    out["machines"] = instance.machines
+    out["users"] = [
+        {
+            "release": user.release,
+            "campaigns": [{"jobs": list(c.jobs), "think_time": c.think_time} for c in user.campaigns],
+        }
+        for user in instance.users
+    ]
+    return out
+
+
+def schedule_to_json(instance: CampaignInstance, schedule: Schedule) -> dict[str, Any]:
+    users = []
+    for u, user in enumerate(instance.users):
+        camps = []
+        for i in range(len(user.campaigns)):
+            camps.append({"jobs": [{"machine": schedule.machine[j], "start": schedule.start[j]}
+                                   for j in instance.campaign_slice(u, i)]})
+        users.append({"campaigns": camps})
+    return {"users": users}
+
+
+def schedule_from_json(instance: CampaignInstance, obj: Any) -> Schedule:
+    if not isinstance(obj, dict) or not isinstance(obj.get("users"), list):
+        raise ScheduleFormatError("users", "a campaign schedule is an object with a 'users' list")
+    if len(obj["users"]) != instance.n_users:
+        raise ScheduleFormatError("users", f"has {len(obj['users'])} users, the instance has {instance.n_users}")
+    machine: list[int] = []
+    start: list[int] = []
+    for u, (raw_user, user) in enumerate(zip(obj["users"], instance.users)):
+        camps = raw_user.get("campaigns") if isinstance(raw_user, dict) else None
+        if not isinstance(camps, list) or len(camps) != len(user.campaigns):
+            raise ScheduleFormatError(f"users[{u}].campaigns",
+                                      f"must list the user's {len(user.campaigns)} campaigns")
+        for i, (raw_camp, camp) in enumerate(zip(camps, user.campaigns)):
+            where = f"users[{u}].campaigns[{i}].jobs"
+            jobs = raw_camp.get("jobs") if isinstance(raw_camp, dict) else None
+            q, s = read_job_list(jobs, len(camp.jobs), where)
+            machine += q
+            start += s
+    return Schedule(tuple(machine), tuple(start))
