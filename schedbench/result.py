@@ -1,0 +1,24 @@
+"""What every exact solve returns (SPEC.md, ``schedbench solve``)."""
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from schedbench.schedule import Schedule
+
+OPTIMAL, FEASIBLE, INFEASIBLE, UNKNOWN = "optimal", "feasible", "infeasible", "unknown"
+
+
+@dataclass
+class Result:
+    """``objective`` is the exact value of ``schedule`` (recomputed by
+    ``schedbench.metrics``, never taken from a solver's float), ``bound`` the
+    proven bound; ``status`` is ``optimal`` only when they are proven equal."""
+
+    status: str
+    objective: Fraction | None
+    bound: Fraction | None
+    schedule: Schedule | None
+    solver: str
+    method: str = ""
+    wall_time: float = 0.0
+    details: dict = field(default_factory=dict)

@@ -1,0 +1,32 @@
+"""Exact solvers: ``solve(instance, objective, solver, time_limit)``.
+
+One module per family (``solvers.pcmax``, ``solvers.campaign``) and one
+folder per backend (``solvers.cpsat``, ``solvers.milp``) with one module
+per family inside. A solver may call heuristics for warm starts.
+"""
+
+from schedbench.errors import UserInputError
+from schedbench.result import Result
+from schedbench.solvers import settings
+
+SOLVERS = ("cpsat", "milp")
+
+
+def solve(instance, objective: str | None = None, solver: str = "cpsat",
+          time_limit: float | None = None, formulation: str = "default") -> Result:
+    from schedbench.model import family_module
+    from schedbench.solvers import campaign, pcmax
+
+    objectives = family_module(instance.family).OBJECTIVES
+    objective = objective or objectives[0]
+    if objective not in objectives:
+        raise UserInputError("--objective", f"{objective!r} is not an objective of family {instance.family} "
+                                            f"(known: {', '.join(objectives)})")
+    if solver not in SOLVERS:
+        raise UserInputError("--solver", f"unknown solver {solver!r} (known: {', '.join(SOLVERS)})")
+    if time_limit is not None and time_limit <= 0:
+        raise UserInputError("--time-limit", f"must be > 0, got {time_limit}")
+    limit = settings.DEFAULT_TIME_LIMIT if time_limit is None else time_limit
+    if instance.family == "pcmax":
+        return pcmax.solve(instance, objective, solver, limit)
+    return campaign.solve(instance, objective, solver, limit, formulation)

@@ -1,0 +1,174 @@
+"""Exact campaign scheduling: the family entry point of both backends.
+
+Structure used:
+- A campaign alone on the m machines is a P||Cmax instance; its optimum
+  (from ``solvers.pcmax``, same backend) is a valid lower bound on its Δ_i
+  in any schedule, and F_u* is the sum of them.
+- One user: campaigns never overlap and the campaign-compact chain of
+  per-campaign optima minimises every Δ_i at once, so every objective is
+  solved by decomposition into independent P||Cmax problems.
+- Several users: a monolithic model (``solvers.cpsat.campaign`` /
+  ``solvers.milp.campaign``); ratio objectives by the exact candidate
+  bisection of ``solvers.ratio``; warm starts from the best heuristic.
+"""
+
+import time
+from fractions import Fraction
+
+from schedbench.errors import UserInputError
+from schedbench.heuristics.campaign import registry as heuristic_registry
+from schedbench.metrics.campaign import campaign_lower_bound, objective_value
+from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
+from schedbench.schedule import Schedule
+from schedbench.solvers.campaign_spec import CampaignSpec
+from schedbench.solvers.machines import assign_machines
+from schedbench.solvers.pcmax import pcmax_optimum
+from schedbench.solvers.ratio import minimize_max_ratio
+
+INCUMBENT_HEURISTICS = ("fcfs", "faircamp", "ostrich", "multicamp")
+
+
+def _model(solver: str):
+    if solver == "cpsat":
+        from schedbench.solvers.cpsat import campaign
+    elif solver == "milp":
+        from schedbench.solvers.milp import campaign
+    else:
+        raise UserInputError("--solver", f"unknown solver {solver!r} (known: cpsat, milp)")
+    return campaign
+
+
+def campaign_optima(instance, solver: str, time_limit: float):
+    """P||Cmax solutions of every campaign alone on all machines."""
+    return [[pcmax_optimum(c.jobs, instance.machines, solver, time_limit) for c in user.campaigns]
+            for user in instance.users]
+
+
+def optimal_user_flows(instance, solver: str = "cpsat", time_limit: float = 60.0) -> list[int] | None:
+    """F_u* per user, or None when some campaign's optimum is not proven."""
+    optima = campaign_optima(instance, solver, time_limit)
+    if not all(s.optimal for row in optima for s in row):
+        return None
+    return [sum(s.makespan for s in row) for row in optima]
+
+
+def _chain_of_optima(instance, optima) -> Schedule:
+    """One user's campaigns back to back, each in its P||Cmax schedule."""
+    n = len(instance.lengths)
+    machine, start = [0] * n, [0] * n
+    completion = 0
+    for i, camp in enumerate(instance.users[0].campaigns):
+        submitted = instance.users[0].release if i == 0 else completion + camp.think_time
+        found = optima[0][i]
+        for j, (q, s) in zip(instance.campaign_slice(0, i), zip(found.machine, found.start)):
+            machine[j], start[j] = q, submitted + s
+        completion = submitted + found.makespan
+    return Schedule(tuple(machine), tuple(start))
+
+
+def _best_heuristic(instance, value_of):
+    heuristics = heuristic_registry()
+    scored = []
+    for name in INCUMBENT_HEURISTICS:
+        schedule = heuristics[name](instance)
+        scored.append((value_of(schedule), name, schedule))
+    return min(scored, key=lambda x: (x[0], x[1]))
+
+
+def _schedule_from_starts(instance, starts) -> Schedule:
+    return Schedule(tuple(assign_machines(starts, instance.lengths, instance.machines)), tuple(starts))
+
+
+def solve(instance, objective: str, solver: str, time_limit: float, formulation: str = "default") -> Result:
+    began = time.monotonic()
+    deadline = began + time_limit
+    model = _model(solver)
+    if objective == "user-flow" and instance.n_users != 1:
+        raise UserInputError("--objective", f"user-flow is defined for one user; this instance has {instance.n_users}")
+    optima = campaign_optima(instance, solver, time_limit)
+    proven = all(s.optimal for row in optima for s in row)
+    flows_star = [sum(s.makespan for s in row) for row in optima] if proven else None
+    if objective == "max-user-stretch" and not proven:
+        return Result(UNKNOWN, None, None, None, solver, "F_u* not proven", time.monotonic() - began)
+
+    def value_of(schedule: Schedule) -> Fraction:
+        return objective_value(instance, schedule, objective, flows_star)
+
+    lower_delta = tuple(tuple(s.bound for s in row) for row in optima)
+
+    if instance.n_users == 1:
+        schedule = _chain_of_optima(instance, optima)
+        value = value_of(schedule)
+        if proven:
+            return Result(OPTIMAL, value, value, schedule, solver, "decomposition", time.monotonic() - began)
+        bound = _decomposition_bound(instance, objective, optima)
+        return Result(FEASIBLE, value, bound, schedule, solver, "decomposition", time.monotonic() - began)
+
+    incumbent_value, incumbent_name, incumbent = _best_heuristic(instance, value_of)
+    base = CampaignSpec(instance, lower_delta, hint=incumbent.start, formulation=formulation)
+    details = {"incumbent": incumbent_name}
+
+    if objective == "sum-user-flow":
+        spec = CampaignSpec(instance, lower_delta, objective=objective, hint=incumbent.start,
+                            cutoff=int(incumbent_value), formulation=formulation)
+        outcome = model.solve(spec, max(deadline - time.monotonic(), 0.01))
+        trivial = Fraction(sum(sum(row) for row in lower_delta))
+        if outcome.solution is None:
+            status = INFEASIBLE if outcome.status == INFEASIBLE else FEASIBLE
+            if status == INFEASIBLE:
+                raise AssertionError("a campaign instance always has a schedule")
+            return Result(FEASIBLE, incumbent_value, trivial, incumbent, solver, "heuristic", time.monotonic() - began, details)
+        schedule = _schedule_from_starts(instance, outcome.solution)
+        value = value_of(schedule)
+        if value > incumbent_value:
+            value, schedule = incumbent_value, incumbent
+        bound = max(trivial, Fraction(outcome.bound)) if outcome.bound is not None else trivial
+        status = OPTIMAL if outcome.status == OPTIMAL or bound >= value else FEASIBLE
+        if status == OPTIMAL and value != Fraction(outcome.value) and outcome.status == OPTIMAL:
+            raise AssertionError(f"model optimum {outcome.value} differs from the schedule's value {value}")
+        return Result(status, value, value if status == OPTIMAL else bound, schedule, solver,
+                      f"{solver}:{formulation}", time.monotonic() - began, details)
+
+    if objective == "max-user-stretch":
+        denominators = [Fraction(f) for f in flows_star]
+        lower = Fraction(1)
+
+        def feasible(limits, seconds):
+            spec = CampaignSpec(instance, lower_delta, flow_limit=tuple(limits), hint=base.hint, formulation=formulation)
+            return _answer(instance, model.solve(spec, seconds))
+    elif objective == "max-campaign-stretch":
+        bounds = [(u, i, campaign_lower_bound(c.jobs, instance.machines))
+                  for u, user in enumerate(instance.users) for i, c in enumerate(user.campaigns)]
+        denominators = [l for _, _, l in bounds]
+        lower = max(Fraction(lower_delta[u][i]) / l for u, i, l in bounds)
+
+        def feasible(limits, seconds):
+            delta = [[None] * len(user.campaigns) for user in instance.users]
+            for (u, i, _), limit in zip(bounds, limits):
+                delta[u][i] = limit
+            spec = CampaignSpec(instance, lower_delta, delta_limit=tuple(map(tuple, delta)), hint=base.hint,
+                                formulation=formulation)
+            return _answer(instance, model.solve(spec, seconds))
+    else:
+        raise UserInputError("--objective", f"unknown campaign objective {objective!r}")
+
+    search = minimize_max_ratio(denominators, lower, incumbent_value, incumbent, value_of, feasible, deadline)
+    details["questions"] = search.questions
+    return Result(search.status, search.value, search.bound, search.schedule, solver,
+                  f"{solver}:{formulation}:ratio-bisection", time.monotonic() - began, details)
+
+
+def _answer(instance, outcome):
+    if outcome.solution is None:
+        return outcome.status, None
+    return outcome.status, _schedule_from_starts(instance, outcome.solution)
+
+
+def _decomposition_bound(instance, objective: str, optima) -> Fraction:
+    """Lower bound for one user when some campaign optimum is unproven."""
+    if objective in ("user-flow", "sum-user-flow"):
+        return Fraction(sum(s.bound for s in optima[0]))
+    if objective == "max-campaign-stretch":
+        return max(Fraction(s.bound) / campaign_lower_bound(c.jobs, instance.machines)
+                   for s, c in zip(optima[0], instance.users[0].campaigns))
+    return Fraction(1)

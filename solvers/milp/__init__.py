@@ -1,0 +1,49 @@
+"""MILP models through PuLP and the CBC binary that ships inside PuLP.
+
+PuLP does not expose CBC's best bound, so it is read from CBC's closing
+summary ("Lower bound:" after a stop on a limit).
+"""
+
+import os
+import re
+import tempfile
+
+import pulp
+
+from schedbench.solvers.outcome import ModelOutcome, round_bound
+
+_SOL_STATUS = {
+    pulp.LpSolutionOptimal: "optimal",
+    pulp.LpSolutionIntegerFeasible: "feasible",
+    pulp.LpSolutionInfeasible: "infeasible",
+    pulp.LpSolutionUnbounded: "unknown",
+    pulp.LpSolutionNoSolutionFound: "unknown",
+}
+_BOUND = re.compile(r"^Lower bound:\s+(\S+)", re.MULTILINE)
+
+
+def run(problem: pulp.LpProblem, time_limit: float, values, objective=None, warm_start: bool = False) -> ModelOutcome:
+    """Solve with CBC; read ``values`` (PuLP variables or expressions) as integers."""
+    fd, log_path = tempfile.mkstemp(suffix=".cbc.log")
+    os.close(fd)
+    try:
+        command = pulp.PULP_CBC_CMD(msg=False, timeLimit=max(1, round(time_limit)), gapRel=0, gapAbs=0,
+                                    warmStart=warm_start, logPath=log_path, threads=1)
+        problem.solve(command)
+        with open(log_path) as handle:
+            log = handle.read()
+    finally:
+        os.unlink(log_path)
+    status = _SOL_STATUS.get(problem.sol_status, "unknown")
+    if problem.status == pulp.LpStatusInfeasible:
+        status = "infeasible"  # CBC proved it; sol_status only says "no solution"
+    if status not in ("optimal", "feasible"):
+        return ModelOutcome(status, None, None, None)
+    solution = [round(pulp.value(v)) for v in values]
+    if objective is None:
+        return ModelOutcome(status, None, None, solution)
+    value = round(pulp.value(objective))
+    if status == "optimal":
+        return ModelOutcome(status, value, value, solution)
+    match = _BOUND.search(log)
+    return ModelOutcome(status, value, round_bound(float(match.group(1))) if match else None, solution)
