@@ -56,8 +56,9 @@ def multicamp(instance, inner: str = "lpt") -> Schedule:
 
 
 def registry() -> dict:
-    from schedbench.heuristics.faircamp import faircamp
+    from schedbench.heuristics.faircamp import faircamp, faircamp_nondelay
     from schedbench.heuristics.fcfs import fcfs
     from schedbench.heuristics.ostrich import ostrich
 
-    return {"fcfs": fcfs, "faircamp": faircamp, "ostrich": ostrich, "multicamp": multicamp, "camp": camp}
+    return {"fcfs": fcfs, "faircamp": faircamp, "faircamp_nondelay": faircamp_nondelay, "ostrich": ostrich,
+            "multicamp": multicamp, "camp": camp}

@@ -9,12 +9,19 @@ free, the ready campaign with the earliest deadline (ties: earlier
 submission, lower user) has its schedule ς_i placed on them as one block,
 as in the paper's scheduling module and in the proofs of Prop. 7 and
 Theorem 1 (campaign l+1 starts when campaign l completes).
+
+Blocks leave machines idle that another campaign could use, so the suite
+also has ``faircamp_nondelay``: the same deadlines, but a free machine takes
+the next job (in the inner order) of the released campaign with the
+earliest deadline, as a non-delay list scheduler.
 """
 
 from dataclasses import dataclass
 from heapq import heapify, heappop, heappush
+from math import inf
 
 from schedbench.heuristics.pcmax import rule
+from schedbench.heuristics.priority_list import run_priority_list
 from schedbench.schedule import Schedule
 
 
@@ -70,3 +77,44 @@ def faircamp_run(instance, inner: str = "lpt") -> FaircampRun:
 def faircamp(instance, inner: str = "lpt") -> Schedule:
     """FAIRCAMP's schedule (see the module docstring)."""
     return faircamp_run(instance, inner).schedule
+
+
+class Deadlines:
+    """FAIRCAMP's gathering module as a policy of the priority list scheduler:
+    a campaign is released at its submission with key (d_i, t_i)."""
+
+    def __init__(self, instance, inner: str):
+        self.instance = instance
+        self.place = rule(inner)
+        self.zeros = [0] * instance.machines
+        self.deadlines = [[0] * len(user.campaigns) for user in instance.users]
+        self.inner_lengths = [[0] * len(user.campaigns) for user in instance.users]
+        self.released: list = []
+
+    def next_event(self):
+        return inf
+
+    def fire_event(self) -> None:
+        raise AssertionError("FAIRCAMP has no internal events")
+
+    def settle(self, time: int) -> None:
+        pass
+
+    def submitted(self, t: int, u: int, i: int) -> None:
+        jobs = self.instance.users[u].campaigns[i].jobs
+        length = max(s + p for s, p in zip(self.place(jobs, self.zeros)[1], jobs))
+        previous = self.deadlines[u][i - 1] if i else 0
+        self.deadlines[u][i] = max(previous, t) + self.instance.n_users * length
+        self.inner_lengths[u][i] = length
+        self.released.append(((self.deadlines[u][i], t), u, i))
+
+
+def faircamp_nondelay_run(instance, inner: str = "lpt") -> FaircampRun:
+    policy = Deadlines(instance, inner)
+    schedule = run_priority_list(instance, policy, inner)
+    return FaircampRun(schedule, tuple(map(tuple, policy.deadlines)), tuple(map(tuple, policy.inner_lengths)))
+
+
+def faircamp_nondelay(instance, inner: str = "lpt") -> Schedule:
+    """FAIRCAMP's deadlines with non-delay earliest-deadline-first list scheduling."""
+    return faircamp_nondelay_run(instance, inner).schedule

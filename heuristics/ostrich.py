@@ -11,70 +11,61 @@ clock reaches its tag. Active campaigns progress at the same rate, so tags
 order campaigns exactly as virtual completion times do, for campaigns that
 already completed in V too. Tags and virtual times are exact fractions.
 
-The real schedule is non-delay list scheduling at integer times: a free
-machine takes the next job (inner order, LPT by default) of the campaign
-with the smallest tag among those already started in V, so no campaign
-starts before its virtual start (``s_i >= s~_i``).
+The real schedule is the non-delay priority list scheduler: a free machine
+takes the next job (inner order, LPT by default) of the campaign with the
+smallest tag among those already started in V, so no campaign starts before
+its virtual start (``s_i >= s~_i``, and starts are integers).
 """
 
 from fractions import Fraction
-from heapq import heapify, heappop, heappush, heapreplace
-from math import ceil, inf
+from heapq import heappop, heappush
+from math import inf
 
-from schedbench.errors import UserInputError
+from schedbench.heuristics.priority_list import run_priority_list
 from schedbench.schedule import Schedule
 
-ORDERS = ("lpt", "spt", "list")
 
-
-def job_order(jobs, inner: str) -> list[int]:
-    if inner == "lpt":
-        return sorted(range(len(jobs)), key=jobs.__getitem__, reverse=True)
-    if inner == "spt":
-        return sorted(range(len(jobs)), key=jobs.__getitem__)
-    return list(range(len(jobs)))
-
-
-class _VirtualSchedule:
-    """The fair-share schedule V, advanced event by event in real time."""
+class VirtualFairShare:
+    """The fair-share schedule V as a policy of the priority list scheduler."""
 
     def __init__(self, instance):
         self.instance = instance
-        self.clock = Fraction(0)      # virtual clock: work per machine share
+        self.clock = Fraction(0)      # virtual clock: work received per unit of machine share
         self.time = Fraction(0)       # real time the clock was last advanced to
-        self.active: list[tuple[Fraction, int, int]] = []   # (tag, user, campaign)
+        self.active: list[tuple[Fraction, int, int]] = []   # (tag, user, campaign) running in V
         self.busy = [False] * instance.n_users
         self.waiting: dict[int, int] = {}                   # user -> campaign waiting for C~_{i-1}
-        self.started: list[tuple[Fraction, int, int]] = []  # virtual starts since last drained
+        self.released: list[tuple[Fraction, int, int]] = []
 
-    def next_completion(self):
+    def next_event(self):
+        """Real time of the next virtual completion."""
         if not self.active:
             return inf
         return self.time + (self.active[0][0] - self.clock) * len(self.active)
 
-    def advance_clock(self, t) -> None:
+    def settle(self, t) -> None:
         if self.active:
             self.clock += (t - self.time) / len(self.active)
         self.time = Fraction(t)
 
     def _start(self, u: int, i: int) -> None:
-        camp = self.instance.users[u].campaigns[i]
-        tag = self.clock + Fraction(camp.work, self.instance.machines)
+        tag = self.clock + Fraction(self.instance.users[u].campaigns[i].work, self.instance.machines)
         heappush(self.active, (tag, u, i))
         self.busy[u] = True
-        self.started.append((tag, u, i))
+        self.released.append((tag, u, i))
 
-    def complete_next(self) -> None:
-        """Complete the campaign with the smallest tag in V."""
-        t = self.next_completion()
+    def fire_event(self) -> None:
+        """The campaign with the smallest tag completes in V; its user's next
+        campaign, if already submitted, starts in V now."""
+        t = self.next_event()
         tag, u, _ = heappop(self.active)
         self.clock, self.time = tag, t
         self.busy[u] = False
         if u in self.waiting:
             self._start(u, self.waiting.pop(u))
 
-    def submit(self, t: int, u: int, i: int) -> None:
-        self.advance_clock(t)
+    def submitted(self, t: int, u: int, i: int) -> None:
+        self.settle(t)
         if self.busy[u]:
             self.waiting[u] = i
         else:
@@ -82,76 +73,6 @@ class _VirtualSchedule:
 
 
 def ostrich(instance, inner: str = "lpt") -> Schedule:
-    """Event-driven OStrich. ``inner`` orders the jobs inside a campaign
+    """Event-driven OStrich; ``inner`` orders the jobs inside a campaign
     (``lpt``, ``spt`` or ``list``)."""
-    if inner not in ORDERS:
-        raise UserInputError("--inner", f"OStrich orders jobs by one of {', '.join(ORDERS)}, not {inner!r}")
-    m = instance.machines
-    users = instance.users
-    n = len(instance.lengths)
-    machine, start = [0] * n, [0] * n
-    heap = list(range(m))
-    virtual = _VirtualSchedule(instance)
-    submissions = [(user.release, u, 0) for u, user in enumerate(users)]
-    heapify(submissions)
-    eligible: list = []   # [tag, user, campaign, order, position, base, jobs, completion]
-
-    def next_tick() -> int | float:
-        """First integer time at which an event (submission, virtual completion) happens."""
-        sub = submissions[0][0] if submissions else inf
-        done = virtual.next_completion()
-        return min(sub, ceil(done) if done != inf else inf)
-
-    def advance(now: int) -> None:
-        """Process every submission and virtual completion up to ``now``."""
-        while True:
-            sub = submissions[0][0] if submissions else inf
-            done = virtual.next_completion()
-            if min(sub, done) > now:
-                break
-            if done <= sub:
-                virtual.complete_next()
-            else:
-                t, u, i = heappop(submissions)
-                virtual.submit(t, u, i)
-        virtual.advance_clock(now)
-        for tag, u, i in virtual.started:
-            jobs = users[u].campaigns[i].jobs
-            heappush(eligible, [tag, u, i, job_order(jobs, inner), 0, instance.offsets[u][i], jobs, 0])
-        virtual.started.clear()
-
-    remaining = n
-    now = 0
-    tick = next_tick()
-    while remaining:
-        key = heap[0]
-        if key // m > now:
-            now = key // m
-        if now >= tick:
-            advance(now)
-            tick = next_tick()
-        if not eligible:
-            if tick == inf:
-                raise AssertionError("OStrich: jobs remain but no event is pending")
-            now = tick
-            continue
-        entry = eligible[0]
-        order, position, base, jobs = entry[3], entry[4], entry[5], entry[6]
-        local = order[position]
-        p = jobs[local]
-        q = key % m
-        j = base + local
-        machine[j] = q
-        start[j] = now
-        heapreplace(heap, (now + p) * m + q)
-        remaining -= 1
-        if now + p > entry[7]:
-            entry[7] = now + p
-        entry[4] = position + 1
-        if position + 1 == len(order):
-            heappop(eligible)
-            u, i = entry[1], entry[2]
-            if i + 1 < len(users[u].campaigns):
-                heappush(submissions, (entry[7] + users[u].campaigns[i + 1].think_time, u, i + 1))
-                tick = min(tick, entry[7] + users[u].campaigns[i + 1].think_time)
-    return Schedule(tuple(machine), tuple(start))
+    return run_priority_list(instance, VirtualFairShare(instance), inner)

@@ -98,7 +98,7 @@ def unit_campaigns(users: int, campaigns: int, machines: int) -> CampaignInstanc
     """FAIRCAMP paper Prop. 4: k users, each with n campaigns of m unit jobs."""
     per_user = [[Campaign((1,) * machines) for _ in range(campaigns)] for _ in range(users)]
     return _instance(machines, per_user, name=f"prop4-k{users}-n{campaigns}-m{machines}",
-                     meta={"generator": "unit_campaigns", "users": users, "campaigns": campaigns})
+                     meta={"construction": "unit_campaigns", "users": users, "campaigns": campaigns})
 
 
 def fcfs_trap(machines: int, campaigns: int, long: int) -> CampaignInstance:
@@ -108,4 +108,4 @@ def fcfs_trap(machines: int, campaigns: int, long: int) -> CampaignInstance:
     per_user = [[Campaign((long,) * machines) for _ in range(campaigns)],
                 [Campaign((1,) * machines) for _ in range(campaigns)]]
     return _instance(machines, per_user, name=f"prop6-m{machines}-g{campaigns}-p{long}",
-                     meta={"generator": "fcfs_trap", "campaigns": campaigns, "long": long})
+                     meta={"construction": "fcfs_trap", "campaigns": campaigns, "long": long})

@@ -1,0 +1,108 @@
+"""The non-delay priority list scheduler shared by OStrich and FAIRCAMP's
+non-delay variant.
+
+At every integer time a free machine takes the next job of the released
+campaign with the smallest priority key. A *policy* decides when a
+submitted campaign is released and with which key; it may have internal
+events of its own (OStrich's virtual completions), which are processed in
+time order together with the submissions. Campaign i+1 is submitted when
+campaign i's last job completes plus its think time.
+"""
+
+from heapq import heapify, heappop, heappush, heapreplace
+from math import ceil, inf
+from typing import Protocol
+
+from schedbench.errors import UserInputError
+from schedbench.schedule import Schedule
+
+ORDERS = ("lpt", "spt", "list")
+
+
+def job_order(jobs, inner: str) -> list[int]:
+    """The order a campaign's jobs are taken in (the inner algorithm's list)."""
+    if inner == "lpt":
+        return sorted(range(len(jobs)), key=jobs.__getitem__, reverse=True)
+    if inner == "spt":
+        return sorted(range(len(jobs)), key=jobs.__getitem__)
+    if inner == "list":
+        return list(range(len(jobs)))
+    raise UserInputError("--inner", f"this heuristic orders jobs by one of {', '.join(ORDERS)}, not {inner!r}")
+
+
+class Policy(Protocol):
+    released: list  # (key, user, campaign) appended by the policy, drained by the scheduler
+
+    def submitted(self, time: int, user: int, campaign: int) -> None: ...
+    def next_event(self): ...           # exact time of the next internal event, or inf
+    def fire_event(self) -> None: ...
+    def settle(self, time: int) -> None: ...
+
+
+def run_priority_list(instance, policy: Policy, inner: str) -> Schedule:
+    job_order((), inner)  # reject a bad inner order before any work
+    m = instance.machines
+    users = instance.users
+    n = len(instance.lengths)
+    machine, start = [0] * n, [0] * n
+    heap = list(range(m))  # free_time * m + q
+    submissions = [(user.release, u, 0) for u, user in enumerate(users)]
+    heapify(submissions)
+    ready: list = []  # [key, user, campaign, order, position, base, jobs, completion]
+
+    def next_tick():
+        sub = submissions[0][0] if submissions else inf
+        event = policy.next_event()
+        return min(sub, ceil(event) if event != inf else inf)
+
+    def advance(now: int) -> None:
+        while True:
+            sub = submissions[0][0] if submissions else inf
+            event = policy.next_event()
+            if min(sub, event) > now:
+                break
+            if event <= sub:
+                policy.fire_event()
+            else:
+                policy.submitted(*heappop(submissions))
+        policy.settle(now)
+        for key, u, i in policy.released:
+            jobs = users[u].campaigns[i].jobs
+            heappush(ready, [key, u, i, job_order(jobs, inner), 0, instance.offsets[u][i], jobs, 0])
+        policy.released.clear()
+
+    remaining = n
+    now = 0
+    tick = next_tick()
+    while remaining:
+        key = heap[0]
+        if key // m > now:
+            now = key // m
+        if now >= tick:
+            advance(now)
+            tick = next_tick()
+        if not ready:
+            if tick == inf:
+                raise AssertionError("jobs remain but no event is pending")
+            now = tick
+            continue
+        entry = ready[0]
+        order, position, base, jobs = entry[3], entry[4], entry[5], entry[6]
+        local = order[position]
+        end = now + jobs[local]
+        q = key % m
+        machine[base + local] = q
+        start[base + local] = now
+        heapreplace(heap, end * m + q)
+        remaining -= 1
+        if end > entry[7]:
+            entry[7] = end
+        entry[4] = position + 1
+        if position + 1 == len(order):
+            heappop(ready)
+            u, i = entry[1], entry[2]
+            if i + 1 < len(users[u].campaigns):
+                submitted = entry[7] + users[u].campaigns[i + 1].think_time
+                heappush(submissions, (submitted, u, i + 1))
+                tick = min(tick, submitted)
+    return Schedule(tuple(machine), tuple(start))

@@ -1,0 +1,87 @@
+"""Checks of the papers' claims against exact optima, and their ledger.
+
+A claim is one function over a *case* (an instance with lazily computed
+schedules and optima) returning a ``Check``: holds or violated, with the
+numbers. ``ratio`` is observed / claimed bound, so a claim holds iff
+ratio <= 1 and the worst ratio seen says how close a claim came to
+breaking. Violations are shrunk to a smallest instance that still
+violates and saved as instance files that reproduce them.
+"""
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+
+
+class NotProven(Exception):
+    """An exact value a check needs was not proven within the time limit."""
+
+
+@dataclass(frozen=True)
+class Check:
+    holds: bool
+    ratio: Fraction
+    numbers: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Claim:
+    key: str                               # e.g. "faircamp.thm1"
+    statement: str                         # the claim in one line, with its source
+    applies: Callable[[object], bool]      # does the claim's setting cover this instance?
+    check: Callable[[object], Check]       # evaluate on a case
+
+
+@dataclass
+class Tally:
+    claim: Claim
+    tried: int = 0
+    skipped: int = 0
+    violations: int = 0
+    worst: Fraction | None = None
+    counterexamples: list[str] = field(default_factory=list)
+
+    def add(self, check: Check) -> None:
+        self.tried += 1
+        self.violations += not check.holds
+        if self.worst is None or check.ratio > self.worst:
+            self.worst = check.ratio
+
+
+def shrink(instance, still_violates: Callable[[object], bool], smaller: Callable[[object], Iterable[object]],
+           max_steps: int = 200):
+    """Greedy shrinking: take the first smaller instance that still violates,
+    until none does (a local minimum: no single reduction keeps the violation)."""
+    for _ in range(max_steps):
+        for candidate in smaller(instance):
+            if still_violates(candidate):
+                instance = candidate
+                break
+        else:
+            return instance
+    return instance
+
+
+def save_counterexample(directory: Path, claim: Claim, instance, check: Check, to_json) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    data = to_json(instance)
+    data["meta"] = dict(data.get("meta", {}), counterexample_of=claim.key, statement=claim.statement,
+                        numbers={k: (str(v) if isinstance(v, Fraction) else v) for k, v in check.numbers.items()})
+    text = json.dumps(data, sort_keys=True)
+    import hashlib
+
+    path = directory / f"{claim.key}-{hashlib.sha256(text.encode()).hexdigest()[:10]}.json"
+    path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+    return path
+
+
+def table(tallies: Iterable[Tally]) -> str:
+    """The ledger as a Markdown table."""
+    rows = ["| claim | statement | tried | skipped | violations | worst observed/bound |",
+            "|---|---|---:|---:|---:|---:|"]
+    for t in tallies:
+        worst = "-" if t.worst is None else f"{float(t.worst):.4f}"
+        rows.append(f"| {t.claim.key} | {t.claim.statement} | {t.tried} | {t.skipped} | {t.violations} | {worst} |")
+    return "\n".join(rows)

@@ -1,0 +1,70 @@
+"""JSON renderings of results and metrics (exact values as [num, den])."""
+
+from fractions import Fraction
+from typing import Any
+
+from schedbench.model import schedule_to_json
+from schedbench.result import Result
+
+
+def number(value: Fraction | int | None) -> int | float | None:
+    """A JSON number: an int when the value is integral, else a float (display only)."""
+    if value is None:
+        return None
+    value = Fraction(value)
+    return value.numerator if value.denominator == 1 else float(value)
+
+
+def fraction(value: Fraction | int) -> list[int]:
+    value = Fraction(value)
+    return [value.numerator, value.denominator]
+
+
+def result_json(instance, result: Result, objective: str) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "status": result.status,
+        "objective": number(result.objective),
+        "bound": number(result.bound),
+        "solver": result.solver,
+        "wall_time": round(result.wall_time, 6),
+        "schedule": schedule_to_json(instance, result.schedule) if result.schedule is not None else None,
+        "objective_name": objective,
+        "method": result.method,
+    }
+    if result.objective is not None:
+        out["objective_fraction"] = fraction(result.objective)
+    if result.bound is not None:
+        out["bound_fraction"] = fraction(result.bound)
+    if result.details:
+        out["details"] = result.details
+    return out
+
+
+def campaign_metrics_json(instance, schedule, optimal_flows) -> dict[str, Any]:
+    """Per-campaign and per-user metrics plus every objective, exact."""
+    from schedbench.metrics.campaign import (campaign_stretches, campaign_times, objective_value,
+                                             user_flows)
+    from schedbench.metrics.pcmax import makespan
+
+    times = campaign_times(instance, schedule)
+    stretches = campaign_stretches(instance, schedule)
+    flows = user_flows(instance, schedule)
+    users = []
+    for u, (row, srow) in enumerate(zip(times, stretches)):
+        entry: dict[str, Any] = {
+            "flow": flows[u],
+            "campaigns": [{"submission": t.submission, "completion": t.completion, "flow": t.flow,
+                           "stretch": number(s), "stretch_fraction": fraction(s)} for t, s in zip(row, srow)],
+        }
+        if optimal_flows is not None:
+            entry["optimal_flow"] = optimal_flows[u]
+            entry["stretch_fraction"] = fraction(Fraction(flows[u], optimal_flows[u]))
+            entry["stretch"] = number(Fraction(flows[u], optimal_flows[u]))
+        users.append(entry)
+    objectives = {}
+    for name in ("sum-user-flow", "max-campaign-stretch") + (("max-user-stretch",) if optimal_flows else ()):
+        value = objective_value(instance, schedule, name, optimal_flows)
+        objectives[name] = {"value": number(value), "fraction": fraction(value)}
+    if instance.n_users == 1:
+        objectives["user-flow"] = {"value": flows[0], "fraction": [flows[0], 1]}
+    return {"makespan": makespan(instance.lengths, schedule), "users": users, "objectives": objectives}
