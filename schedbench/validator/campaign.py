@@ -20,7 +20,7 @@ def check(instance, schedule: Schedule) -> list[Violation]:
                 names[base + j] = f"users[{u}].campaigns[{i}].jobs[{j}]"
     lengths = instance.lengths
     out = check_machines(lengths, instance.machines, schedule, names.__getitem__)
-    if out:
+    if out and out[0].rule == "shape":
         return out
     for u, user in enumerate(instance.users):
         completion = 0

@@ -1,0 +1,1 @@
+"""Benchmarks: speed, exact-solver coverage and ratio tables (they print figures)."""

@@ -1,0 +1,81 @@
+"""Campaign instances from real Standard Workload Format traces.
+
+Per user, jobs are taken in submission order and split into campaigns at
+session boundaries: a job starts a new campaign when it is submitted more
+than ``gap`` seconds after every earlier job of the campaign ended in the
+trace (submit + wait + run). The new campaign's think time is that observed
+gap (submission minus the previous campaign's last end in the trace, at
+least 0); the user's release is its first submission, relative to the
+first kept job. A job that used q processors becomes q sequential jobs of
+its run time in the same campaign (same work and length, and SPEC's jobs
+run on one machine); m is the trace's MaxProcs unless given.
+"""
+
+import gzip
+from pathlib import Path
+
+from schedbench.errors import InstanceError
+from schedbench.model.campaign import Campaign, CampaignInstance, User
+
+SUBMIT, WAIT, RUN, ALLOCATED, REQUESTED, USER = 1, 2, 3, 4, 7, 11
+
+
+def _lines(path: Path):
+    opener = gzip.open if path.suffix == ".gz" else open
+    try:
+        with opener(path, "rt") as handle:
+            yield from handle
+    except OSError as exc:
+        raise InstanceError("--trace", f"cannot read {path}: {exc}") from None
+
+
+def read_swf(path: str | Path, max_jobs: int | None = None):
+    """Header fields and job rows (submit, end, run, processors, user) of usable jobs."""
+    header, jobs = {}, []
+    for line in _lines(Path(path)):
+        if line.startswith(";"):
+            key, _, value = line[1:].partition(":")
+            header.setdefault(key.strip(), value.strip())
+            continue
+        fields = line.split()
+        if len(fields) < 18:
+            continue
+        submit, wait, run = int(fields[SUBMIT]), int(fields[WAIT]), int(float(fields[RUN]))
+        procs = int(fields[ALLOCATED]) if int(fields[ALLOCATED]) > 0 else int(fields[REQUESTED])
+        if run < 1 or procs < 1 or submit < 0:
+            continue  # cancelled or unknown jobs carry no work
+        jobs.append((submit, submit + max(wait, 0) + run, run, procs, int(fields[USER])))
+        if max_jobs is not None and len(jobs) >= max_jobs:
+            break
+    return header, jobs
+
+
+def campaigns_from_swf(path: str | Path, gap: int = 1200, machines: int | None = None,
+                       max_jobs: int | None = None) -> CampaignInstance:
+    header, jobs = read_swf(path, max_jobs)
+    if not jobs:
+        raise InstanceError("--trace", f"{path} has no usable jobs")
+    m = machines or int(header.get("MaxProcs") or header.get("MaxNodes") or max(j[3] for j in jobs))
+    origin = min(j[0] for j in jobs)
+    by_user: dict[int, list] = {}
+    for job in jobs:
+        by_user.setdefault(job[4], []).append(job)
+    users = []
+    for uid in sorted(by_user):
+        rows = sorted(by_user[uid])
+        campaigns, current, last_end, think = [], [], None, 0
+        for submit, end, run, procs, _ in rows:
+            if procs > m:
+                raise InstanceError("--machines", f"user {uid} has a job on {procs} processors, more than m = {m}")
+            if last_end is not None and submit - last_end > gap:
+                campaigns.append(Campaign(tuple(current), think))
+                current, think = [], submit - last_end
+            current.extend([run] * procs)
+            last_end = end if last_end is None else max(last_end, end)
+        campaigns.append(Campaign(tuple(current), think))
+        first = campaigns[0]
+        campaigns[0] = Campaign(first.jobs, 0)
+        users.append(User(tuple(campaigns), rows[0][0] - origin))
+    meta = {"generator": "swf", "trace": Path(path).name, "gap": gap, "max_jobs": max_jobs,
+            "computer": header.get("Computer", ""), "acknowledge": header.get("Acknowledge", "")}
+    return CampaignInstance(m, tuple(users), f"swf-{Path(path).stem}", meta)

@@ -1,0 +1,267 @@
+"""The ``schedbench`` command (SPEC.md, "Command contract").
+
+Bad input (instance, schedule, option) prints one line on stderr and exits
+with code 2; it never shows a traceback.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from schedbench.errors import UserInputError
+
+EXIT_BAD_INPUT = 2
+
+
+def _emit(obj) -> None:
+    click.echo(json.dumps(obj, sort_keys=False))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def cli() -> None:
+    """Exact optima, heuristics and claim checks for multi-user scheduling.
+
+    Instances are JSON files in the formats of SPEC.md (families pcmax and
+    campaign). Every schedule printed passes the independent validator.
+    """
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--objective", help="Objective name; default: the family's first (pcmax: makespan, campaign: user-flow).")
+@click.option("--solver", default="cpsat", show_default=True, help="Exact backend: cpsat (OR-Tools CP-SAT) or milp (PuLP + CBC).")
+@click.option("--time-limit", type=float, default=None, help="Seconds for the whole solve (default 60).")
+@click.option("--formulation", default="default", show_default=True,
+              help="Campaign models only: cpsat cumulative|machines, milp time-indexed|big-m.")
+@click.option("--json", "as_json", is_flag=True, help="Print SPEC's JSON result object.")
+def solve(file, objective, solver, time_limit, formulation, as_json) -> None:
+    """Solve FILE exactly (or return the best schedule and proven bound on a time limit).
+
+    The status is "optimal" only when proven; the objective is recomputed
+    exactly from the returned schedule; ratio objectives also give
+    objective_fraction [num, den].
+    """
+    from schedbench.model import load_instance
+    from schedbench.report import result_json
+    from schedbench.solvers import solve as run_solve
+    from schedbench.validator import validate
+
+    instance = load_instance(file)
+    _check_formulation(instance, solver, formulation)
+    result = run_solve(instance, objective, solver, time_limit, formulation)
+    objective = objective or _default_objective(instance)
+    if result.schedule is not None:
+        violations = validate(instance, result.schedule)
+        if violations:
+            raise AssertionError(f"solver produced an invalid schedule: {violations[0]}")
+    out = result_json(instance, result, objective)
+    if as_json:
+        _emit(out)
+    else:
+        click.echo(f"{out['status']}: {objective} = {_show(result.objective)} (bound {_show(result.bound)}), "
+                   f"{solver} {result.method}, {result.wall_time:.3f} s")
+
+
+@cli.command()
+@click.argument("name")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--inner", default=None, help="Inner algorithm A (list, lpt, spt, mlpt; OStrich: lpt, spt, list).")
+@click.option("--json", "as_json", is_flag=True, help="Print the schedule and its metrics as JSON.")
+def heuristic(name, file, inner, as_json) -> None:
+    """Run heuristic NAME on FILE and print the schedule with its exact metrics.
+
+    pcmax: list, lpt, spt, mlpt. campaign: fcfs, faircamp, faircamp_nondelay,
+    ostrich, multicamp, camp (one user).
+    """
+    from schedbench.heuristics import registry
+    from schedbench.model import load_instance, schedule_to_json
+    from schedbench.validator import validate
+
+    instance = load_instance(file)
+    heuristics = registry(instance.family)
+    if name not in heuristics:
+        raise UserInputError("NAME", f"unknown {instance.family} heuristic {name!r} (known: {', '.join(heuristics)})")
+    schedule = heuristics[name](instance, **({"inner": inner} if inner else {}))
+    violations = validate(instance, schedule)
+    if violations:
+        raise AssertionError(f"heuristic produced an invalid schedule: {violations[0]}")
+    out = {"heuristic": name, "family": instance.family, "metrics": _metrics(instance, schedule),
+           "schedule": schedule_to_json(instance, schedule)}
+    if as_json:
+        _emit(out)
+    else:
+        click.echo(json.dumps(out["metrics"], indent=1))
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("schedule", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print {valid, violations} as JSON.")
+def validate(file, schedule, as_json) -> None:
+    """Check SCHEDULE against FILE, independently of the code that made it.
+
+    SCHEDULE is a schedule object or the whole output of solve/heuristic
+    --json. Exit 0 if valid, 1 if not, 2 on unreadable input.
+    """
+    from schedbench.model import load_instance, load_schedule
+    from schedbench.validator import validate as check
+
+    instance = load_instance(file)
+    violations = check(instance, load_schedule(instance, schedule))
+    if as_json:
+        _emit({"valid": not violations, "violations": [vars(v) for v in violations]})
+    elif violations:
+        for v in violations:
+            click.echo(str(v))
+    else:
+        click.echo("valid")
+    sys.exit(1 if violations else 0)
+
+
+@cli.command()
+@click.argument("generator", type=click.Choice(["faircamp", "ostrich", "small", "swf", "unit-campaigns",
+                                                "fcfs-trap", "pcmax-uniform"]))
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--users", type=click.IntRange(min=1), default=5, show_default=True, help="k (faircamp, ostrich, small, unit-campaigns).")
+@click.option("--jobs", "n_jobs", type=click.IntRange(min=1), default=None, help="Number of jobs (faircamp, ostrich: 10^4; pcmax-uniform: 20).")
+@click.option("--machines", type=click.IntRange(min=1), default=None, help="m (faircamp 10, ostrich 64, swf: the trace's size).")
+@click.option("--campaigns", type=click.IntRange(min=1), default=3, show_default=True, help="Campaigns per user (unit-campaigns, fcfs-trap).")
+@click.option("--long", "long_", type=click.IntRange(min=2), default=5, show_default=True, help="p of the FCFS trap.")
+@click.option("--trace", type=click.Path(dir_okay=False), help="SWF trace file (swf), .gz allowed.")
+@click.option("--gap", type=click.IntRange(min=0), default=1200, show_default=True,
+              help="swf: a gap longer than this (seconds) between a user's jobs starts a new campaign.")
+@click.option("--max-jobs", type=click.IntRange(min=1), default=None, help="swf: keep the first N trace jobs.")
+@click.option("-o", "--out", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
+def generate(generator, seed, users, n_jobs, machines, campaigns, long_, trace, gap, max_jobs, out) -> None:
+    """Write a seeded, reproducible instance (same arguments, same bytes).
+
+    faircamp: FAIRCAMP §VII; ostrich: OStrich §6; small: small random
+    campaign instance for exact solving; swf: campaigns from a real trace;
+    unit-campaigns: FAIRCAMP Prop. 4; fcfs-trap: FAIRCAMP Prop. 6;
+    pcmax-uniform: P||Cmax with U[1,100] lengths.
+    """
+    from schedbench.instances import campaign as gen
+    from schedbench.instances.pcmax import uniform
+    from schedbench.model import instance_to_json
+
+    if generator == "faircamp":
+        inst = gen.faircamp_paper(users, seed, n_jobs or 10_000, machines or 10)
+    elif generator == "ostrich":
+        inst = gen.ostrich_paper(users, seed, n_jobs or 10_000, machines or 64)
+    elif generator == "small":
+        inst = gen.random_small(seed, users=(1, users))
+    elif generator == "unit-campaigns":
+        inst = gen.unit_campaigns(users, campaigns, machines or 2)
+    elif generator == "fcfs-trap":
+        inst = gen.fcfs_trap(machines or 2, campaigns, long_)
+    elif generator == "pcmax-uniform":
+        inst = uniform(seed, n_jobs or 20, machines or 5)
+    else:
+        if not trace:
+            raise UserInputError("--trace", "the swf generator needs --trace FILE")
+        from schedbench.instances.swf import campaigns_from_swf
+
+        inst = campaigns_from_swf(trace, gap=gap, machines=machines, max_jobs=max_jobs)
+    text = json.dumps(instance_to_json(inst)) + "\n"
+    if out:
+        Path(out).write_text(text)
+    else:
+        click.echo(text, nl=False)
+
+
+@cli.command()
+@click.argument("family", type=click.Choice(["campaign"]))
+@click.option("--instances", "count", type=click.IntRange(min=0), default=1000, show_default=True,
+              help="Random small instances (the papers' constructions are added).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--solver", default="cpsat", show_default=True, type=click.Choice(["cpsat", "milp"]))
+@click.option("--time-limit", type=float, default=20.0, show_default=True, help="Seconds per exact solve.")
+@click.option("--out", type=click.Path(file_okay=False), default="counterexamples", show_default=True,
+              help="Where shrunk counterexamples are saved.")
+def bounds(family, count, seed, solver, time_limit, out) -> None:
+    """Check every claim of FAMILY's papers against exact optima; print the ledger.
+
+    Each violation is shrunk to a smallest instance that still violates and
+    saved as an instance file under --out.
+    """
+    from tqdm import tqdm
+
+    from schedbench.claims import table
+    from schedbench.claims.campaign_run import instances, run
+
+    total = sum(1 for _ in instances(count, seed))
+    with tqdm(total=total, desc="instances", unit="inst", file=sys.stderr, disable=None) as bar:
+        tallies = run(count, seed, solver, time_limit, Path(out), progress=bar.update)
+    click.echo(table(tallies))
+    for t in tallies:
+        for path in t.counterexamples[:3]:
+            click.echo(f"{t.claim.key}: counterexample {path}")
+
+
+@cli.command()
+@click.option("--instances", "count", type=click.IntRange(min=1), default=30, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--time-limit", type=float, default=20.0, show_default=True)
+def ratios(count, seed, time_limit) -> None:
+    """The quick benchmark: heuristic / exact optimum on small campaign instances.
+
+    For each objective, mean and worst ratio of every campaign heuristic to
+    the CP-SAT optimum, and how many optima were proven.
+    """
+    from schedbench.bench.ratios import ratio_table
+
+    click.echo(ratio_table(count, seed, time_limit))
+
+
+def _check_formulation(instance, solver: str, formulation: str) -> None:
+    if formulation == "default" or instance.family != "campaign":
+        return
+    if solver == "cpsat":
+        from schedbench.solvers.cpsat.campaign import FORMULATIONS
+    elif solver == "milp":
+        from schedbench.solvers.milp.campaign import FORMULATIONS
+    else:
+        return
+    if formulation not in FORMULATIONS:
+        raise UserInputError("--formulation", f"{solver} knows {', '.join(FORMULATIONS)}, not {formulation!r}")
+
+
+def _default_objective(instance) -> str:
+    from schedbench.model import family_module
+
+    return family_module(instance.family).OBJECTIVES[0]
+
+
+def _show(value) -> str:
+    return "-" if value is None else str(value)
+
+
+def _metrics(instance, schedule) -> dict:
+    from schedbench.metrics.pcmax import lower_bound, makespan
+
+    if instance.family == "pcmax":
+        return {"makespan": makespan(instance.jobs, schedule), "lower_bound": lower_bound(instance.jobs, instance.machines)}
+    from schedbench.report import campaign_metrics_json
+    from schedbench.solvers.campaign import optimal_user_flows
+
+    return campaign_metrics_json(instance, schedule, optimal_user_flows(instance))
+
+
+def main() -> None:
+    """Entry point: click's errors and ``UserInputError`` become one line and exit 2."""
+    try:
+        cli.main(standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("schedbench: interrupted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        message = exc.format_message().replace("\n", " ")
+        click.echo(f"schedbench: {message}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except UserInputError as exc:
+        click.echo(f"schedbench: {exc}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)

@@ -1,0 +1,26 @@
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+
+
+@pytest.fixture(params=["cpsat", "milp"])
+def solver(request):
+    """Every exact test runs on both backends (PyJobShop's solver fixture)."""
+    return request.param
+
+
+def run_cli(*args, stdin=None):
+    """Run the installed command line in a subprocess, as a user would."""
+    return subprocess.run([sys.executable, "-c", "from schedbench.cli import main; main()", *map(str, args)],
+                          capture_output=True, text=True, input=stdin)
+
+
+def write_json(tmp_path, name, obj):
+    path = tmp_path / name
+    path.write_text(json.dumps(obj))
+    return path

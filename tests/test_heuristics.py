@@ -1,0 +1,160 @@
+"""Every heuristic's schedule passes the validator; paper examples; known bounds."""
+
+import itertools
+import random
+from fractions import Fraction
+
+import pytest
+
+from schedbench.heuristics import registry
+from schedbench.heuristics.faircamp import faircamp_nondelay_run, faircamp_run
+from schedbench.heuristics.pcmax import RULES, list_scheduling, lpt, mlpt, spt
+from schedbench.instances.campaign import faircamp_paper, ostrich_paper, random_small
+from schedbench.metrics.campaign import campaign_times
+from schedbench.model.campaign import Campaign, CampaignInstance, User
+from schedbench.validator import validate
+
+CAMPAIGN = registry("campaign")
+ORDER_ONLY = {"ostrich", "faircamp_nondelay"}  # these take a job order, not a placement rule
+
+
+def inner_options(name):
+    if name in ORDER_ONLY:
+        return ["lpt", "spt", "list"]
+    return list(RULES)
+
+
+@pytest.mark.parametrize("name", sorted(CAMPAIGN))
+def test_every_campaign_heuristic_is_valid_on_hundreds_of_instances(name):
+    for seed in range(300):
+        inst = random_small(seed, users=(1, 1) if name == "camp" else (1, 4), campaigns=(1, 4), jobs=(1, 5),
+                            length=(1, 9), machines=(1, 4), release=(0, 6) if seed % 2 else (0, 0),
+                            think=(0, 5) if seed % 3 else (0, 0))
+        for inner in inner_options(name):
+            schedule = CAMPAIGN[name](inst, inner=inner)
+            assert validate(inst, schedule) == [], (name, inner, seed)
+
+
+@pytest.mark.parametrize("name", ["fcfs", "faircamp", "faircamp_nondelay", "ostrich", "multicamp"])
+def test_heuristics_valid_on_the_papers_workloads(name):
+    for inst in (faircamp_paper(5, seed=3, n_jobs=2000), ostrich_paper(6, seed=3, n_jobs=2000)):
+        assert validate(inst, CAMPAIGN[name](inst)) == []
+
+
+def test_faircamp_paper_deadline_example():
+    """§VI.C: k = 2; user 1 campaigns of length 5, 3; user 2 of length 3, 3, 10.
+
+    The paper prints deadlines 10, 16 and 6, 12, 22, but its own rule
+    d_i = k Δ_i + d_{i-1} gives 2*10 + 12 = 32 for the last one: 22 is an
+    arithmetic slip in the paper (README, "Findings")."""
+    inst = CampaignInstance(1, (User((Campaign((5,)), Campaign((3,)))),
+                                User((Campaign((3,)), Campaign((3,)), Campaign((10,))))))
+    for run in (faircamp_run, faircamp_nondelay_run):
+        found = run(inst)
+        assert found.deadlines == ((10, 16), (6, 12, 32))
+        assert found.inner_lengths == ((5, 3), (3, 3, 10))
+        times = campaign_times(inst, found.schedule)
+        assert [[t.completion for t in row] for row in times] == [[8, 14], [3, 11, 24]]
+
+
+def test_faircamp_blocks_take_all_machines():
+    # two users with one unit job each on two machines: blocks run one after the other
+    inst = CampaignInstance(2, (User((Campaign((1,)),)), User((Campaign((1,)),))))
+    assert sorted(CAMPAIGN["faircamp"](inst).start) == [0, 1]
+    assert CAMPAIGN["faircamp_nondelay"](inst).start == (0, 0)
+
+
+def test_fcfs_is_fifo_on_the_trap():
+    """Prop. 6's construction: user 2's unit campaigns each wait for user 1's long ones."""
+    from schedbench.instances.campaign import fcfs_trap
+    from schedbench.metrics.campaign import user_flows
+
+    inst = fcfs_trap(machines=3, campaigns=4, long=7)
+    # user 1: 7, then each later campaign waits 1 for user 2's unit jobs; user 2 always waits 7
+    assert user_flows(inst, CAMPAIGN["fcfs"](inst)) == [7 + 3 * 8, 4 * 8]
+
+
+def test_ostrich_virtual_share_example():
+    """m = 1, user 0: one campaign of work 4 at 0; user 1: one campaign of work 1 at 0.
+
+    V shares the machine: user 1 completes in V at 2 (rate 1/2), user 0 at 5,
+    so user 1 goes first although user 0 is listed first."""
+    inst = CampaignInstance(1, (User((Campaign((4,)),)), User((Campaign((1,)),))))
+    assert CAMPAIGN["ostrich"](inst).start == (1, 0)
+
+
+def test_ostrich_no_campaign_starts_before_its_virtual_start():
+    """m = 1: user 0's second campaign (work 1) is submitted at 1 but its
+    first campaign completes in V only at 2 (sharing with user 1), so it waits
+    although user 1's long job has lower priority."""
+    inst = CampaignInstance(1, (User((Campaign((1,)), Campaign((1,)))), User((Campaign((10,)),))))
+    start = CAMPAIGN["ostrich"](inst).start
+    # V: both active, clock rate 1/2: user 0's campaign 1 (tag 1) completes in V at t = 2.
+    # The real machine is free at 1; only user 1 is eligible, so it starts there.
+    assert start == (0, 11, 1)
+
+
+def test_multicamp_orders_blocks_by_length():
+    inst = CampaignInstance(1, (User((Campaign((5,)),)), User((Campaign((1,)), Campaign((1,))))))
+    assert CAMPAIGN["multicamp"](inst).start == (2, 0, 1)
+
+
+def _brute_force(lengths, ready):
+    best = None
+    for assignment in itertools.product(range(len(ready)), repeat=len(lengths)):
+        ends = {}
+        for j, q in enumerate(assignment):
+            ends[q] = ends.get(q, ready[q]) + lengths[j]
+        best = min(best, max(ends.values())) if best is not None else max(ends.values())
+    return best
+
+
+def _makespan(lengths, placement):
+    return max(s + p for s, p in zip(placement[1], lengths))
+
+
+def test_list_rules_respect_their_proven_ratios():
+    """LPT <= 4/3 - 1/(3m) (all free at 0), LPT <= 3/2 - 1/(2m) and MLPT <= 4/3
+    with availability times (Lee 1991), list <= 2 - 1/m, against brute force."""
+    rng = random.Random(7)
+    for _ in range(600):
+        m, n = rng.randint(2, 3), rng.randint(2, 7)
+        lengths = [rng.randint(1, 12) for _ in range(n)]
+        zeros = [0] * m
+        ready = [rng.randint(0, 10) for _ in range(m)]
+        opt0, opt = _brute_force(lengths, zeros), _brute_force(lengths, ready)
+        assert Fraction(_makespan(lengths, lpt(lengths, zeros)), opt0) <= Fraction(4, 3) - Fraction(1, 3 * m)
+        assert Fraction(_makespan(lengths, list_scheduling(lengths, zeros)), opt0) <= 2 - Fraction(1, m)
+        assert Fraction(_makespan(lengths, lpt(lengths, ready)), opt) <= Fraction(3, 2) - Fraction(1, 2 * m)
+        assert Fraction(_makespan(lengths, mlpt(lengths, ready)), opt) <= Fraction(4, 3)
+        assert _makespan(lengths, mlpt(lengths, ready)) <= _makespan(lengths, lpt(lengths, ready))
+        for rule in (list_scheduling, lpt, spt, mlpt):
+            machine, start = rule(lengths, ready)
+            assert all(s >= ready[q] for q, s in zip(machine, start))
+
+
+def _sum_of_completions(lengths, assignment, m):
+    total = 0
+    for q in range(m):
+        elapsed = 0
+        for p in sorted(p for p, a in zip(lengths, assignment) if a == q):
+            elapsed += p
+            total += elapsed
+    return total
+
+
+def test_spt_minimises_sum_of_completions():
+    rng = random.Random(3)
+    for _ in range(200):
+        m, n = rng.randint(1, 3), rng.randint(1, 6)
+        lengths = [rng.randint(1, 9) for _ in range(n)]
+        machine, start = spt(lengths, [0] * m)
+        total = sum(s + p for s, p in zip(start, lengths))
+        best = min(_sum_of_completions(lengths, a, m) for a in itertools.product(range(m), repeat=n))
+        assert total == best
+
+
+def test_simulators_are_deterministic():
+    inst = faircamp_paper(4, seed=11, n_jobs=1500)
+    for name in ("fcfs", "faircamp", "faircamp_nondelay", "ostrich"):
+        assert CAMPAIGN[name](inst) == CAMPAIGN[name](inst)
