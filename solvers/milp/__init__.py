@@ -7,6 +7,7 @@ summary ("Lower bound:" after a stop on a limit).
 import os
 import re
 import tempfile
+import warnings
 
 import pulp
 
@@ -27,8 +28,11 @@ def run(problem: pulp.LpProblem, time_limit: float, values, objective=None, warm
     fd, log_path = tempfile.mkstemp(suffix=".cbc.log")
     os.close(fd)
     try:
-        command = pulp.PULP_CBC_CMD(msg=False, timeLimit=max(1, round(time_limit)), gapRel=0, gapAbs=0,
-                                    warmStart=warm_start, logPath=log_path, threads=1)
+        with warnings.catch_warnings():
+            # PuLP 3 deprecates its bundled CBC for 4.0; pyproject pins pulp < 4.
+            warnings.simplefilter("ignore", DeprecationWarning)
+            command = pulp.PULP_CBC_CMD(msg=False, timeLimit=max(1, round(time_limit)), gapRel=0, gapAbs=0,
+                                        warmStart=warm_start, logPath=log_path, threads=1)
         problem.solve(command)
         with open(log_path) as handle:
             log = handle.read()

@@ -34,7 +34,7 @@ def _time_indexed(problem, spec: CampaignSpec):
             for j in inst.campaign_slice(u, i):
                 times = range(earliest, latest - lengths[j] + 1)
                 for t in times:
-                    x[j, t] = pulp.LpVariable(f"x_{j}_{t}", cat=pulp.LpBinary)
+                    x[j, t] = problem.add_variable(f"x_{j}_{t}", cat=pulp.LpBinary)
                 problem += pulp.lpSum(x[j, t] for t in times) == 1, f"once_{j}"
                 starts.append(pulp.lpSum(t * x[j, t] for t in times))
     running: dict[int, list] = {}
@@ -58,15 +58,15 @@ def _big_m(problem, spec: CampaignSpec):
             latest = spec.latest_completion(u, i)
             for j in inst.campaign_slice(u, i):
                 owner[j] = (u, i)
-                starts.append(pulp.LpVariable(f"s_{j}", earliest, latest - lengths[j], cat=pulp.LpInteger))
-    y = {(j, q): pulp.LpVariable(f"y_{j}_{q}", cat=pulp.LpBinary) for j in range(len(starts)) for q in range(m)}
+                starts.append(problem.add_variable(f"s_{j}", earliest, latest - lengths[j], pulp.LpInteger))
+    y = {(j, q): problem.add_variable(f"y_{j}_{q}", cat=pulp.LpBinary) for j in range(len(starts)) for q in range(m)}
     for j in range(len(starts)):
         problem += pulp.lpSum(y[j, q] for q in range(m)) == 1, f"assign_{j}"
     for a in range(len(starts)):
         for b in range(a + 1, len(starts)):
             if owner[a][0] == owner[b][0] and owner[a] != owner[b]:
                 continue  # campaigns of one user never overlap (barrier)
-            before = pulp.LpVariable(f"o_{a}_{b}", cat=pulp.LpBinary)
+            before = problem.add_variable(f"o_{a}_{b}", cat=pulp.LpBinary)
             for q in range(m):
                 shared = 2 - y[a, q] - y[b, q]
                 problem += starts[b] >= starts[a] + lengths[a] - horizon * (1 - before) - horizon * shared
@@ -83,7 +83,7 @@ def _campaign_constraints(problem, spec: CampaignSpec, starts):
         c_row, t_row = [], []
         for i, camp in enumerate(user.campaigns):
             jobs = list(inst.campaign_slice(u, i))
-            c = pulp.LpVariable(f"C_{u}_{i}", 0, horizon, cat=pulp.LpInteger)
+            c = problem.add_variable(f"C_{u}_{i}", 0, horizon, pulp.LpInteger)
             t = user.release if i == 0 else c_row[-1] + camp.think_time
             for j in jobs:
                 problem += c >= starts[j] + lengths[j]
@@ -91,7 +91,7 @@ def _campaign_constraints(problem, spec: CampaignSpec, starts):
             problem += c >= t + spec.campaign_lower[u][i]
             exact = needs_exact and i + 1 < len(user.campaigns)
             if exact and len(jobs) > 1:
-                last = {j: pulp.LpVariable(f"z_{j}", cat=pulp.LpBinary) for j in jobs}
+                last = {j: problem.add_variable(f"z_{j}", cat=pulp.LpBinary) for j in jobs}
                 problem += pulp.lpSum(last.values()) == 1
                 for j in jobs:
                     problem += c <= starts[j] + lengths[j] + horizon * (1 - last[j])

@@ -13,9 +13,9 @@ def solve(lengths: Sequence[int], machines: int, lower: int, upper: int, hint: S
           time_limit: float) -> ModelOutcome:
     order = sorted(range(len(lengths)), key=lambda j: -lengths[j])
     problem = pulp.LpProblem("pcmax", pulp.LpMinimize)
-    x = {(j, q): pulp.LpVariable(f"x_{j}_{q}", cat=pulp.LpBinary)
+    x = {(j, q): problem.add_variable(f"x_{j}_{q}", cat=pulp.LpBinary)
          for j in range(len(order)) for q in range(min(j + 1, machines))}
-    makespan = pulp.LpVariable("makespan", lowBound=lower, upBound=upper, cat=pulp.LpInteger)
+    makespan = problem.add_variable("makespan", lower, upper, pulp.LpInteger)
     problem += makespan
     for j in range(len(order)):
         problem += pulp.lpSum(x[j, q] for q in range(min(j + 1, machines))) == 1

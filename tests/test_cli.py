@@ -1,0 +1,91 @@
+"""The command contract of SPEC.md, run as a user runs it."""
+
+import json
+
+import pytest
+
+from conftest import run_cli, write_json
+
+PCMAX = {"family": "pcmax", "format_version": 1, "machines": 2, "jobs": [3, 3, 2, 2, 2]}
+CAMPAIGN = {"family": "campaign", "format_version": 1, "machines": 1,
+            "users": [{"campaigns": [{"jobs": [3]}]}, {"campaigns": [{"jobs": [2]}, {"jobs": [3]}]}]}
+
+
+@pytest.mark.parametrize("solver", ["cpsat", "milp"])
+def test_solve_pcmax_json(tmp_path, solver):
+    out = run_cli("solve", write_json(tmp_path, "p.json", PCMAX), "--solver", solver, "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert {"status", "objective", "bound", "solver", "wall_time", "schedule"} <= set(result)
+    assert result["status"] == "optimal" and result["objective"] == 6 and result["bound"] == 6
+    assert result["solver"] == solver and len(result["schedule"]["jobs"]) == 5
+
+
+def test_solve_ratio_objective_gives_fraction(tmp_path):
+    path = write_json(tmp_path, "c.json", CAMPAIGN)
+    out = run_cli("solve", path, "--objective", "max-user-stretch", "--json")
+    result = json.loads(out.stdout)
+    assert result["status"] == "optimal"
+    assert result["objective_fraction"] == [8, 5] and result["objective"] == 1.6
+    schedule = write_json(tmp_path, "s.json", result)
+    assert run_cli("validate", path, schedule).returncode == 0
+
+
+def test_heuristic_json_and_validate_round_trip(tmp_path):
+    path = write_json(tmp_path, "c.json", CAMPAIGN)
+    out = run_cli("heuristic", "faircamp", path, "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["metrics"]["objectives"]["max-user-stretch"]["fraction"] == [5, 3]
+    good = write_json(tmp_path, "good.json", result["schedule"])
+    assert run_cli("validate", path, good).stdout.strip() == "valid"
+    broken = result["schedule"]
+    broken["users"][1]["campaigns"][1]["jobs"][0]["start"] = 0
+    checked = run_cli("validate", path, write_json(tmp_path, "bad.json", broken), "--json")
+    assert checked.returncode == 1
+    assert not json.loads(checked.stdout)["valid"]
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["solve", "{path}", "--objective", "nope"], "--objective"),
+    (["solve", "{path}", "--solver", "gurobi"], "--solver"),
+    (["solve", "{path}", "--time-limit", "-1"], "--time-limit"),
+    (["solve", "{path}", "--time-limit", "abc"], "--time-limit"),
+    (["solve", "{path}", "--formulation", "xyz", "--solver", "milp"], "--formulation"),
+    (["solve", "{missing}"], "cannot read"),
+    (["heuristic", "nope", "{path}"], "NAME"),
+    (["heuristic", "ostrich", "{path}", "--inner", "mlpt"], "--inner"),
+    (["solve", "{bad}"], "users[0].campaigns[0].jobs[0]"),
+    (["solve", "{notjson}"], "not valid JSON"),
+    (["validate", "{path}", "{notjson}"], "not valid JSON"),
+    (["generate", "swf"], "--trace"),
+    (["bogus"], "No such command"),
+])
+def test_bad_input_gives_one_line_and_exit_2(tmp_path, args, needle):
+    paths = {
+        "path": write_json(tmp_path, "c.json", CAMPAIGN),
+        "missing": tmp_path / "missing.json",
+        "bad": write_json(tmp_path, "bad.json", dict(CAMPAIGN, users=[{"campaigns": [{"jobs": [0]}]}])),
+        "notjson": tmp_path / "x.json",
+    }
+    paths["notjson"].write_text("{not json")
+    out = run_cli(*[a.format(**paths) for a in args])
+    assert out.returncode == 2, (out.stdout, out.stderr)
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and needle in lines[0], out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_generate_is_byte_for_byte_reproducible(tmp_path):
+    a = run_cli("generate", "faircamp", "--users", "5", "--seed", "7", "--jobs", "500")
+    b = run_cli("generate", "faircamp", "--users", "5", "--seed", "7", "--jobs", "500")
+    c = run_cli("generate", "faircamp", "--users", "5", "--seed", "8", "--jobs", "500")
+    assert a.returncode == 0 and a.stdout == b.stdout != c.stdout
+    inst = json.loads(a.stdout)
+    assert sum(len(c["jobs"]) for u in inst["users"] for c in u["campaigns"]) == 500
+
+
+def test_help_explains_each_command():
+    for command in ("solve", "heuristic", "validate", "generate", "bounds", "ratios"):
+        out = run_cli(command, "--help")
+        assert out.returncode == 0 and "Usage" in out.stdout

@@ -1,0 +1,57 @@
+"""Generators follow the papers' procedures, are seeded and reproducible."""
+
+import json
+from collections import Counter
+
+import pytest
+
+from schedbench.instances.campaign import faircamp_paper, ostrich_paper, random_small, zipf_weights
+from schedbench.instances.swf import campaigns_from_swf
+from schedbench.model import instance_to_json, parse_instance
+from schedbench.validator import validate
+from schedbench.heuristics import registry
+
+from conftest import SHARED
+
+TRACES = SHARED / "traces"
+
+
+def test_same_seed_same_bytes():
+    for make in (lambda s: faircamp_paper(5, s, n_jobs=800), lambda s: ostrich_paper(4, s, n_jobs=800),
+                 lambda s: random_small(s, release=(0, 4), think=(0, 3))):
+        assert json.dumps(instance_to_json(make(3))) == json.dumps(instance_to_json(make(3)))
+        assert json.dumps(instance_to_json(make(3))) != json.dumps(instance_to_json(make(4)))
+
+
+def test_faircamp_workload_statistics():
+    inst = faircamp_paper(10, seed=1, n_jobs=10_000)
+    assert len(inst.lengths) == 10_000 and min(inst.lengths) >= 1 and max(inst.lengths) <= 100
+    campaigns = sum(len(u.campaigns) for u in inst.users)
+    assert 900 <= campaigns <= 1100  # a new campaign with probability 0.1
+    # Zipf(1.4267): the most frequent user owns about 1/H share; check the head dominates
+    sizes = sorted((len(u.campaigns) for u in inst.users), reverse=True)
+    share = sizes[0] / campaigns
+    expected = 1 / zipf_weights(10, 1.4267)[-1]
+    assert abs(share - expected) < 0.05
+
+
+def test_ostrich_workload_profiles():
+    inst = ostrich_paper(6, seed=2, n_jobs=10_000)
+    assert inst.machines == 64
+    campaigns = sum(len(u.campaigns) for u in inst.users)
+    assert 150 <= campaigns <= 260  # probability 0.02
+    short = [p for u in inst.users[:3] for c in u.campaigns for p in c.jobs]
+    long_ = [p for u in inst.users[3:] for c in u.campaigns for p in c.jobs]
+    assert max(short) <= 3600 and min(long_) >= 3600
+
+
+@pytest.mark.skipif(not (TRACES / "NASA-iPSC-1993-3.1-cln.swf.gz").exists(), reason="traces not beside the checkout")
+def test_swf_campaigns_are_valid_instances():
+    inst = campaigns_from_swf(TRACES / "NASA-iPSC-1993-3.1-cln.swf.gz", gap=1200, max_jobs=300)
+    assert inst.machines == 128
+    again = parse_instance(instance_to_json(inst))
+    assert again == inst
+    counts = Counter(len(u.campaigns) for u in inst.users)
+    assert sum(counts.values()) == inst.n_users and any(k > 1 for k in counts)
+    for name in ("fcfs", "ostrich"):
+        assert validate(inst, registry("campaign")[name](inst)) == []
