@@ -97,9 +97,6 @@ class Deadlines:
     def fire_event(self) -> None:
         raise AssertionError("FAIRCAMP has no internal events")
 
-    def settle(self, time: int) -> None:
-        pass
-
     def submitted(self, t: int, u: int, i: int) -> None:
         jobs = self.instance.users[u].campaigns[i].jobs
         length = max(s + p for s, p in zip(self.place(jobs, self.zeros)[1], jobs))

@@ -31,41 +31,45 @@ class VirtualFairShare:
     def __init__(self, instance):
         self.instance = instance
         self.clock = Fraction(0)      # virtual clock: work received per unit of machine share
-        self.time = Fraction(0)       # real time the clock was last advanced to
+        self.time: Fraction | int = 0  # real time the clock was last advanced to
         self.active: list[tuple[Fraction, int, int]] = []   # (tag, user, campaign) running in V
         self.busy = [False] * instance.n_users
         self.waiting: dict[int, int] = {}                   # user -> campaign waiting for C~_{i-1}
         self.released: list[tuple[Fraction, int, int]] = []
+        self._next = inf              # cached real time of the next virtual completion
 
     def next_event(self):
-        """Real time of the next virtual completion."""
-        if not self.active:
-            return inf
-        return self.time + (self.active[0][0] - self.clock) * len(self.active)
+        """Real time of the next virtual completion (changes only when the active set does)."""
+        return self._next
 
-    def settle(self, t) -> None:
+    def _reschedule(self) -> None:
+        self._next = self.time + (self.active[0][0] - self.clock) * len(self.active) if self.active else inf
+
+    def _settle(self, t) -> None:
+        """Advance the virtual clock to real time t."""
         if self.active:
             self.clock += (t - self.time) / len(self.active)
-        self.time = Fraction(t)
+        self.time = t
 
     def _start(self, u: int, i: int) -> None:
         tag = self.clock + Fraction(self.instance.users[u].campaigns[i].work, self.instance.machines)
         heappush(self.active, (tag, u, i))
         self.busy[u] = True
         self.released.append((tag, u, i))
+        self._reschedule()
 
     def fire_event(self) -> None:
         """The campaign with the smallest tag completes in V; its user's next
         campaign, if already submitted, starts in V now."""
-        t = self.next_event()
         tag, u, _ = heappop(self.active)
-        self.clock, self.time = tag, t
+        self.clock, self.time = tag, self._next
         self.busy[u] = False
+        self._reschedule()
         if u in self.waiting:
             self._start(u, self.waiting.pop(u))
 
     def submitted(self, t: int, u: int, i: int) -> None:
-        self.settle(t)
+        self._settle(t)
         if self.busy[u]:
             self.waiting[u] = i
         else:

@@ -36,7 +36,6 @@ class Policy(Protocol):
     def submitted(self, time: int, user: int, campaign: int) -> None: ...
     def next_event(self): ...           # exact time of the next internal event, or inf
     def fire_event(self) -> None: ...
-    def settle(self, time: int) -> None: ...
 
 
 def run_priority_list(instance, policy: Policy, inner: str) -> Schedule:
@@ -65,7 +64,6 @@ def run_priority_list(instance, policy: Policy, inner: str) -> Schedule:
                 policy.fire_event()
             else:
                 policy.submitted(*heappop(submissions))
-        policy.settle(now)
         for key, u, i in policy.released:
             jobs = users[u].campaigns[i].jobs
             heappush(ready, [key, u, i, job_order(jobs, inner), 0, instance.offsets[u][i], jobs, 0])

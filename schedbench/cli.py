@@ -201,7 +201,7 @@ def bounds(family, count, seed, solver, time_limit, out) -> None:
 
 
 @cli.command()
-@click.option("--instances", "count", type=click.IntRange(min=1), default=30, show_default=True)
+@click.option("--instances", "count", type=click.IntRange(min=1), default=200, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--time-limit", type=float, default=20.0, show_default=True)
 def ratios(count, seed, time_limit) -> None:

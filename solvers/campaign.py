@@ -112,7 +112,7 @@ def solve(instance, objective: str, solver: str, time_limit: float, formulation:
         spec = CampaignSpec(instance, lower_delta, objective=objective, hint=incumbent.start,
                             cutoff=int(incumbent_value), formulation=formulation)
         outcome = model.solve(spec, max(deadline - time.monotonic(), 0.01))
-        trivial = Fraction(sum(sum(row) for row in lower_delta))
+        trivial = Fraction(spec.sum_flow_lower_bound())
         if outcome.solution is None:
             status = INFEASIBLE if outcome.status == INFEASIBLE else FEASIBLE
             if status == INFEASIBLE:

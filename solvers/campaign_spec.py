@@ -65,6 +65,23 @@ class CampaignSpec:
         user = self.instance.users[u]
         return user.release + sum(self.campaign_lower[u][k] + user.campaigns[k + 1].think_time for k in range(i))
 
+    def sum_flow_lower_bound(self) -> int:
+        """A valid lower bound on sum_u F_u.
+
+        Each F_u is at least the sum of its campaigns' lower bounds; and
+        whichever k users finish first, all their work is done by the k-th
+        completion, so the k-th smallest completion is at least the k
+        smallest user works divided by m (C_u = F_u + flow_offset(u))."""
+        inst = self.instance
+        per_user = sum(sum(row) for row in self.campaign_lower)
+        works = sorted(sum(inst.lengths[j] for j in inst.user_slice(u)) for u in range(inst.n_users))
+        prefix, by_work = 0, 0
+        for work in works:
+            prefix += work
+            by_work += -(-prefix // inst.machines)
+        by_work -= sum(self.flow_offset(u) for u in range(inst.n_users))
+        return max(per_user, by_work)
+
     def trivially_infeasible(self) -> bool:
         """Some campaign cannot fit between its earliest submission and its
         latest completion (then the domains of a model would be empty)."""

@@ -8,6 +8,7 @@ breaking. Violations are shrunk to a smallest instance that still
 violates and saved as instance files that reproduce them.
 """
 
+import hashlib
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -65,14 +66,17 @@ def shrink(instance, still_violates: Callable[[object], bool], smaller: Callable
 
 
 def save_counterexample(directory: Path, claim: Claim, instance, check: Check, to_json) -> Path:
+    """Write the instance (named by the claim and a hash of its content, so
+    the same shrunk instance is saved once) with the claim and numbers in meta."""
     directory.mkdir(parents=True, exist_ok=True)
     data = to_json(instance)
-    data["meta"] = dict(data.get("meta", {}), counterexample_of=claim.key, statement=claim.statement,
-                        numbers={k: (str(v) if isinstance(v, Fraction) else v) for k, v in check.numbers.items()})
-    text = json.dumps(data, sort_keys=True)
-    import hashlib
-
-    path = directory / f"{claim.key}-{hashlib.sha256(text.encode()).hexdigest()[:10]}.json"
+    kept = {k: v for k, v in data.pop("meta", {}).items() if k in ("construction", "long")}
+    data.pop("name", None)
+    digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:10]
+    data["name"] = f"{claim.key}-{digest}"
+    data["meta"] = {**kept, "counterexample_of": claim.key, "statement": claim.statement,
+                    "numbers": {k: (str(v) if isinstance(v, Fraction) else v) for k, v in check.numbers.items()}}
+    path = directory / f"{data['name']}.json"
     path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     return path
 

@@ -85,9 +85,11 @@ def _limits_and_objective(model, spec: CampaignSpec, completion, submission):
                 if spec.delta_limit[u][i] is not None:
                     model.add(completion[u][i] - submission[u][i] <= spec.delta_limit[u][i])
     if spec.objective == "sum-user-flow":
+        total = sum(completion[u][-1] - spec.flow_offset(u) for u in range(inst.n_users))
+        model.add(total >= spec.sum_flow_lower_bound())
         if spec.cutoff is not None:
-            model.add(sum(completion[u][-1] - spec.flow_offset(u) for u in range(inst.n_users)) <= spec.cutoff)
-        model.minimize(sum(completion[u][-1] - spec.flow_offset(u) for u in range(inst.n_users)))
+            model.add(total <= spec.cutoff)
+        model.minimize(total)
 
 
 def solve(spec: CampaignSpec, time_limit: float) -> ModelOutcome:

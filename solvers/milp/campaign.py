@@ -112,14 +112,18 @@ def solve(spec: CampaignSpec, time_limit: float) -> ModelOutcome:
     if spec.trivially_infeasible():
         return ModelOutcome("infeasible", None, None, None)
     problem = pulp.LpProblem("campaign", pulp.LpMinimize)
+    # A warm start is given only when the known schedule fits the (limited) domains.
+    warm = False
     if spec.formulation in ("default", "time-indexed"):
         starts, x = _time_indexed(problem, spec)
-        if spec.hint is not None:
+        if spec.hint is not None and all((j, t) in x for j, t in enumerate(spec.hint)):
+            warm = True
             for (j, t), var in x.items():
                 var.setInitialValue(int(spec.hint[j] == t))
     else:
         starts, _ = _big_m(problem, spec)
-        if spec.hint is not None:
+        if spec.hint is not None and all(v.lowBound <= t <= v.upBound for v, t in zip(starts, spec.hint)):
+            warm = True
             for var, value in zip(starts, spec.hint):
                 var.setInitialValue(value)
     completion, submission = _campaign_constraints(problem, spec, starts)
@@ -134,8 +138,9 @@ def solve(spec: CampaignSpec, time_limit: float) -> ModelOutcome:
     if spec.objective == "sum-user-flow":
         objective = pulp.lpSum(completion[u][-1] - spec.flow_offset(u) for u in range(inst.n_users))
         problem += objective
+        problem += objective >= spec.sum_flow_lower_bound(), "lower_bound"
         if spec.cutoff is not None:
             problem += objective <= spec.cutoff, "cutoff"
     else:
         problem += pulp.lpSum([])  # feasibility
-    return run(problem, time_limit, starts, objective=objective, warm_start=spec.hint is not None)
+    return run(problem, time_limit, starts, objective=objective, warm_start=warm)
