@@ -76,6 +76,7 @@ def main() -> None:
     parser.add_argument("--instances", type=int, default=1000, help="instances per k (paper: 10^3)")
     parser.add_argument("--quick", action="store_true", help="20 instances per k")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--speed-only", action="store_true", help="only the jobs/s table")
     args = parser.parse_args()
     count = 20 if args.quick else args.instances
 
@@ -83,6 +84,8 @@ def main() -> None:
     print("| workload | algorithm | jobs/s |\n|---|---|---:|")
     for label, name, rate in speed():
         print(f"| {label} | {name} | {rate:,.0f} |")
+    if args.speed_only:
+        return
 
     began = time.perf_counter()
     cells = [(k, seed) for k in USERS for seed in range(count)]

@@ -15,6 +15,7 @@ placement near the speed of bare ``heapq``.
 from collections.abc import Callable, Sequence
 from heapq import heapify, heapreplace
 
+from schedbench.errors import UserInputError
 from schedbench.schedule import Schedule
 
 Placement = tuple[list[int], list[int]]
@@ -87,8 +88,6 @@ RULES: dict[str, Rule] = {"list": list_scheduling, "lpt": lpt, "spt": spt, "mlpt
 
 
 def rule(name: str) -> Rule:
-    from schedbench.errors import UserInputError
-
     if name not in RULES:
         raise UserInputError("--inner", f"unknown inner algorithm {name!r} (known: {', '.join(RULES)})")
     return RULES[name]

@@ -18,7 +18,7 @@ from fractions import Fraction
 from schedbench.errors import UserInputError
 from schedbench.heuristics.campaign import registry as heuristic_registry
 from schedbench.metrics.campaign import campaign_lower_bound, objective_value
-from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
+from schedbench.result import FEASIBLE, OPTIMAL, UNKNOWN, Result
 from schedbench.schedule import Schedule
 from schedbench.solvers.campaign_spec import CampaignSpec
 from schedbench.solvers.machines import assign_machines
@@ -112,22 +112,20 @@ def solve(instance, objective: str, solver: str, time_limit: float, formulation:
         spec = CampaignSpec(instance, lower_delta, objective=objective, hint=incumbent.start,
                             cutoff=int(incumbent_value), formulation=formulation)
         outcome = model.solve(spec, max(deadline - time.monotonic(), 0.01))
-        trivial = Fraction(spec.sum_flow_lower_bound())
-        if outcome.solution is None:
-            status = INFEASIBLE if outcome.status == INFEASIBLE else FEASIBLE
-            if status == INFEASIBLE:
-                raise AssertionError("a campaign instance always has a schedule")
-            return Result(FEASIBLE, incumbent_value, trivial, incumbent, solver, "heuristic", time.monotonic() - began, details)
-        schedule = _schedule_from_starts(instance, outcome.solution)
-        value = value_of(schedule)
-        if value > incumbent_value:
-            value, schedule = incumbent_value, incumbent
-        bound = max(trivial, Fraction(outcome.bound)) if outcome.bound is not None else trivial
-        status = OPTIMAL if outcome.status == OPTIMAL or bound >= value else FEASIBLE
-        if status == OPTIMAL and value != Fraction(outcome.value) and outcome.status == OPTIMAL:
+        bound = Fraction(spec.sum_flow_lower_bound())
+        if outcome.bound is not None:
+            bound = max(bound, Fraction(outcome.bound))
+        value, schedule, method = incumbent_value, incumbent, "heuristic"
+        if outcome.solution is not None:
+            found = _schedule_from_starts(instance, outcome.solution)
+            found_value = value_of(found)
+            if found_value <= value:
+                value, schedule, method = found_value, found, f"{solver}:{formulation}"
+        if outcome.status == OPTIMAL and value != outcome.value:
             raise AssertionError(f"model optimum {outcome.value} differs from the schedule's value {value}")
-        return Result(status, value, value if status == OPTIMAL else bound, schedule, solver,
-                      f"{solver}:{formulation}", time.monotonic() - began, details)
+        status = OPTIMAL if outcome.status == OPTIMAL or bound >= value else FEASIBLE
+        return Result(status, value, value if status == OPTIMAL else bound, schedule, solver, method,
+                      time.monotonic() - began, details)
 
     if objective == "max-user-stretch":
         denominators = [Fraction(f) for f in flows_star]

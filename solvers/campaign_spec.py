@@ -82,6 +82,17 @@ class CampaignSpec:
         by_work -= sum(self.flow_offset(u) for u in range(inst.n_users))
         return max(per_user, by_work)
 
+    def start_windows(self):
+        """(job, user, campaign, earliest start, latest start) of every job, in
+        flat order: between the campaign's earliest submission and its latest
+        completion minus the job's length."""
+        inst = self.instance
+        for u, user in enumerate(inst.users):
+            for i in range(len(user.campaigns)):
+                earliest, latest = self.earliest_submission(u, i), self.latest_completion(u, i)
+                for j in inst.campaign_slice(u, i):
+                    yield j, u, i, earliest, latest - inst.lengths[j]
+
     def trivially_infeasible(self) -> bool:
         """Some campaign cannot fit between its earliest submission and its
         latest completion (then the domains of a model would be empty)."""

@@ -158,3 +158,12 @@ def test_simulators_are_deterministic():
     inst = faircamp_paper(4, seed=11, n_jobs=1500)
     for name in ("fcfs", "faircamp", "faircamp_nondelay", "ostrich"):
         assert CAMPAIGN[name](inst) == CAMPAIGN[name](inst)
+
+
+@pytest.mark.parametrize("name", sorted(registry("pcmax")))
+def test_pcmax_heuristics_are_valid(name):
+    from schedbench.instances.pcmax import uniform
+
+    for seed in range(100):
+        inst = uniform(seed, jobs=1 + seed % 17, machines=1 + seed % 5)
+        assert validate(inst, registry("pcmax")[name](inst)) == []

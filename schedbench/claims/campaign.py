@@ -194,13 +194,12 @@ def ostrich_lemma2(case: CampaignCase) -> Check:
     inst = case.instance
     k, m = inst.n_users, inst.machines
     pmax = max(inst.lengths)
-    worst = None
-    for u, i, t, w_prev, w, pmax_i in _ostrich_terms(inst):
+
+    def term(u, i, t, w_prev, w, pmax_i):
         bound = t.submission + Fraction(k * w_prev, m) + pmax + Fraction((k - 1) * w, m) + pmax + Fraction(w, m) + pmax_i
-        ratio = Fraction(t.flow) / (bound - t.submission)
-        if worst is None or ratio > worst[0]:
-            worst = (ratio, u, i, t.completion, bound)
-    ratio, u, i, completion, bound = worst
+        return Fraction(t.flow) / (bound - t.submission), u, i, t.completion, bound
+
+    ratio, u, i, completion, bound = max(term(*x) for x in _ostrich_terms(inst))
     return Check(ratio <= 1, ratio, {"user": u, "campaign": i, "C_i": completion, "bound": bound})
 
 
@@ -209,13 +208,13 @@ def ostrich_thm1(case: CampaignCase) -> Check:
     inst = case.instance
     k, m = inst.n_users, inst.machines
     pmax = max(inst.lengths)
-    worst = None
-    for u, i, t, w_prev, w, pmax_i in _ostrich_terms(inst):
+
+    def term(u, i, t, w_prev, w, pmax_i):
         stretch = Fraction(t.flow) / max(Fraction(w, m), Fraction(pmax_i))
         bound = k * (1 + Fraction(w_prev, w)) + 3 * m * pmax
-        if worst is None or stretch / bound > worst[0]:
-            worst = (stretch / bound, u, i, stretch, bound)
-    ratio, u, i, stretch, bound = worst
+        return stretch / bound, u, i, stretch, bound
+
+    ratio, u, i, stretch, bound = max(term(*x) for x in _ostrich_terms(inst))
     return Check(ratio <= 1, ratio, {"user": u, "campaign": i, "stretch": stretch, "bound": bound})
 
 

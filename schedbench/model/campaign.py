@@ -96,11 +96,7 @@ def parse(obj: dict) -> CampaignInstance:
 
 
 def to_json(instance: CampaignInstance) -> dict[str, Any]:
-    out: dict[str, Any] = {"family": FAMILY, "format_version": 1}
-    if instance.name:
-        out["name"] = instance.name
-    if instance.meta:
-        out["meta"] = instance.meta
+    out = fields.document_header(FAMILY, instance.name, instance.meta)
     out["machines"] = instance.machines
     out["users"] = [
         {

@@ -55,3 +55,13 @@ def required(obj: dict, key: str, field: str) -> Any:
     if key not in obj:
         raise InstanceError(f"{field}.{key}" if field else key, "is missing")
     return obj[key]
+
+
+def document_header(family: str, name: str, meta: dict) -> dict:
+    """The keys every instance file starts with (SPEC.md, general rules)."""
+    out: dict = {"family": family, "format_version": 1}
+    if name:
+        out["name"] = name
+    if meta:
+        out["meta"] = meta
+    return out

@@ -34,11 +34,7 @@ def parse(obj: dict) -> PcmaxInstance:
 
 
 def to_json(instance: PcmaxInstance) -> dict[str, Any]:
-    out: dict[str, Any] = {"family": FAMILY, "format_version": 1}
-    if instance.name:
-        out["name"] = instance.name
-    if instance.meta:
-        out["meta"] = instance.meta
+    out = fields.document_header(FAMILY, instance.name, instance.meta)
     out.update(machines=instance.machines, jobs=list(instance.jobs))
     return out
 

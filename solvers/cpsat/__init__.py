@@ -3,7 +3,7 @@
 from ortools.sat.python import cp_model
 
 from schedbench.solvers import settings
-from schedbench.solvers.outcome import ModelOutcome
+from schedbench.solvers.outcome import ModelOutcome, round_bound
 
 STATUS = {
     cp_model.OPTIMAL: "optimal",
@@ -26,6 +26,6 @@ def run(model: cp_model.CpModel, time_limit: float, values, has_objective: bool 
     if status in ("optimal", "feasible"):
         solution = [solver.value(v) for v in values]
         if has_objective:
-            return ModelOutcome(status, round(solver.objective_value), round(solver.best_objective_bound), solution)
+            return ModelOutcome(status, round(solver.objective_value), round_bound(solver.best_objective_bound), solution)
         return ModelOutcome(status, None, None, solution)
     return ModelOutcome(status, None, None, None)

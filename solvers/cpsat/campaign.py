@@ -19,15 +19,12 @@ FORMULATIONS = ("cumulative", "machines")
 def _variables(model, spec: CampaignSpec):
     inst, horizon = spec.instance, spec.horizon
     starts, ends, intervals = [], [], []
-    for u, user in enumerate(inst.users):
-        for i, camp in enumerate(user.campaigns):
-            earliest = spec.earliest_submission(u, i)
-            latest = spec.latest_completion(u, i)
-            for p in camp.jobs:
-                s = model.new_int_var(earliest, latest - p, f"s{len(starts)}")
-                starts.append(s)
-                ends.append(s + p)
-                intervals.append(model.new_fixed_size_interval_var(s, p, f"job{len(intervals)}"))
+    for j, _, _, earliest, latest in spec.start_windows():
+        p = inst.lengths[j]
+        s = model.new_int_var(earliest, latest, f"s{j}")
+        starts.append(s)
+        ends.append(s + p)
+        intervals.append(model.new_fixed_size_interval_var(s, p, f"job{j}"))
     completion = [[model.new_int_var(0, horizon, f"C{u}_{i}") for i in range(len(user.campaigns))]
                   for u, user in enumerate(inst.users)]
     return starts, ends, intervals, completion

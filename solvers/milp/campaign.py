@@ -27,16 +27,12 @@ def _time_indexed(problem, spec: CampaignSpec):
     lengths, m = inst.lengths, inst.machines
     x: dict[tuple[int, int], pulp.LpVariable] = {}
     starts = []
-    for u, user in enumerate(inst.users):
-        for i in range(len(user.campaigns)):
-            earliest = spec.earliest_submission(u, i)
-            latest = spec.latest_completion(u, i)
-            for j in inst.campaign_slice(u, i):
-                times = range(earliest, latest - lengths[j] + 1)
-                for t in times:
-                    x[j, t] = problem.add_variable(f"x_{j}_{t}", cat=pulp.LpBinary)
-                problem += pulp.lpSum(x[j, t] for t in times) == 1, f"once_{j}"
-                starts.append(pulp.lpSum(t * x[j, t] for t in times))
+    for j, _, _, earliest, latest in spec.start_windows():
+        times = range(earliest, latest + 1)
+        for t in times:
+            x[j, t] = problem.add_variable(f"x_{j}_{t}", cat=pulp.LpBinary)
+        problem += pulp.lpSum(x[j, t] for t in times) == 1, f"once_{j}"
+        starts.append(pulp.lpSum(t * x[j, t] for t in times))
     running: dict[int, list] = {}
     for (j, t), var in x.items():
         for tau in range(t, t + lengths[j]):
@@ -52,13 +48,9 @@ def _big_m(problem, spec: CampaignSpec):
     lengths, m = inst.lengths, inst.machines
     owner = {}
     starts = []
-    for u, user in enumerate(inst.users):
-        for i in range(len(user.campaigns)):
-            earliest = spec.earliest_submission(u, i)
-            latest = spec.latest_completion(u, i)
-            for j in inst.campaign_slice(u, i):
-                owner[j] = (u, i)
-                starts.append(problem.add_variable(f"s_{j}", earliest, latest - lengths[j], pulp.LpInteger))
+    for j, u, i, earliest, latest in spec.start_windows():
+        owner[j] = (u, i)
+        starts.append(problem.add_variable(f"s_{j}", earliest, latest, pulp.LpInteger))
     y = {(j, q): problem.add_variable(f"y_{j}_{q}", cat=pulp.LpBinary) for j in range(len(starts)) for q in range(m)}
     for j in range(len(starts)):
         problem += pulp.lpSum(y[j, q] for q in range(m)) == 1, f"assign_{j}"
