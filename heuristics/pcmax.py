@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from heapq import heapify, heapreplace
 
 from schedbench.errors import UserInputError
-from schedbench.schedule import Schedule
+from schedbench.schedule import Schedule, back_to_back
 
 Placement = tuple[list[int], list[int]]
 Rule = Callable[[Sequence[int], Sequence[int]], Placement]
@@ -84,6 +84,99 @@ def mlpt(lengths: Sequence[int], ready: Sequence[int]) -> Placement:
     return best
 
 
+def first_fit_decreasing(lengths: Sequence[int], machines: int, capacity: int) -> list[int] | None:
+    """FFD bin packing into ``machines`` bins of size ``capacity``: the bin of
+    each job, or None when some job fits in no bin."""
+    loads = [0] * machines
+    machine_of = [0] * len(lengths)
+    for j in sorted(range(len(lengths)), key=lambda j: -lengths[j]):
+        p = lengths[j]
+        for q in range(machines):
+            if loads[q] + p <= capacity:
+                loads[q] += p
+                machine_of[j] = q
+                break
+        else:
+            return None
+    return machine_of
+
+
+def multifit(lengths: Sequence[int], ready: Sequence[int], iterations: int = 10) -> Placement:
+    """MULTIFIT (Coffman, Garey & Johnson 1978): binary search on the bin size
+    with First Fit Decreasing; ratio 13/11. Machines must all be free at the
+    same time (P||Cmax)."""
+    if len(set(ready)) > 1:
+        raise UserInputError("--inner", "multifit needs all machines free at the same time")
+    m = len(ready)
+    work = sum(lengths)
+    low = max(-(-work // m), max(lengths, default=0))
+    high = max(-(-2 * work // m), max(lengths, default=0))
+    best = first_fit_decreasing(lengths, m, high)
+    for _ in range(iterations):
+        if low >= high:
+            break
+        mid = (low + high) // 2
+        packed = first_fit_decreasing(lengths, m, mid)
+        if packed is None:
+            low = mid + 1
+        else:
+            best, high = packed, mid
+    return best, back_to_back(best, lengths, ready[0] if ready else 0)
+
+
+def best_split(lengths: Sequence[int]) -> tuple[list[int], int]:
+    """Optimal 2-machine split of ``lengths`` by subset-sum dynamic programming
+    (bitsets as Python integers): the indexes of one side and its sum, the
+    side's sum being the largest one <= half the total."""
+    reach = [1]
+    for p in lengths:
+        reach.append(reach[-1] | (reach[-1] << p))
+    total = sum(lengths)
+    half = total // 2
+    below = reach[-1] & ((1 << (half + 1)) - 1)
+    target = below.bit_length() - 1
+    side, rest = [], target
+    for j in range(len(lengths) - 1, -1, -1):
+        if not (reach[j] >> rest) & 1:  # rest not reachable without job j: take it
+            side.append(j)
+            rest -= lengths[j]
+    return side, target
+
+
+def improve(lengths: Sequence[int], machine_of: Sequence[int], machines: int, rounds: int | None = None) -> list[int]:
+    """Pairwise re-partition local search: the most loaded machine and another
+    one (least loaded first) split their jobs optimally between them
+    (subset-sum DP) whenever that lowers the larger of the two loads; stops
+    at a local optimum or after ``rounds`` moves (default 20 m)."""
+    machine_of = list(machine_of)
+    jobs: list[list[int]] = [[] for _ in range(machines)]
+    loads = [0] * machines
+    for j, (q, p) in enumerate(zip(machine_of, lengths)):
+        jobs[q].append(j)
+        loads[q] += p
+    for _ in range(rounds or 20 * machines):
+        top = max(range(machines), key=loads.__getitem__)
+        for q in sorted(range(machines), key=loads.__getitem__):
+            if loads[q] >= loads[top] - 1:
+                return machine_of  # no pair with top can lower it: local optimum
+            pool = jobs[top] + jobs[q]
+            side, low = best_split([lengths[j] for j in pool])
+            total = loads[top] + loads[q]
+            if total - low < loads[top]:
+                chosen = {pool[k] for k in side}
+                jobs[q] = [j for j in pool if j in chosen]
+                jobs[top] = [j for j in pool if j not in chosen]
+                for j in jobs[q]:
+                    machine_of[j] = q
+                for j in jobs[top]:
+                    machine_of[j] = top
+                loads[q], loads[top] = low, total - low
+                break
+        else:
+            break
+    return machine_of
+
+
 RULES: dict[str, Rule] = {"list": list_scheduling, "lpt": lpt, "spt": spt, "mlpt": mlpt}
 
 
@@ -106,3 +199,11 @@ def pcmax_heuristic(name: str) -> Callable:
 
 
 HEURISTICS = {name: pcmax_heuristic(name) for name in RULES}
+
+
+def multifit_heuristic(instance) -> Schedule:
+    """MULTIFIT on a P||Cmax instance."""
+    return Schedule.of(*multifit(instance.jobs, [0] * instance.machines))
+
+
+HEURISTICS["multifit"] = multifit_heuristic

@@ -31,7 +31,9 @@ def cli() -> None:
 @cli.command()
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--objective", help="Objective name; default: the family's first (pcmax: makespan, campaign: user-flow).")
-@click.option("--solver", default="cpsat", show_default=True, help="Exact backend: cpsat (OR-Tools CP-SAT) or milp (PuLP + CBC).")
+@click.option("--solver", default="cpsat", show_default=True,
+              help="Exact backend: cpsat (OR-Tools CP-SAT) or milp (campaign: PuLP + CBC; pcmax: arc-flow through "
+                   "OR-Tools); pcmax also takes portfolio (arc-flow LP bound, CP-SAT, arc-flow MILP).")
 @click.option("--time-limit", type=float, default=None, help="Seconds for the whole solve (default 60).")
 @click.option("--formulation", default="default", show_default=True,
               help="Campaign models only: cpsat cumulative|machines, milp time-indexed|big-m.")

@@ -25,3 +25,14 @@ class Schedule:
 
     def __len__(self) -> int:
         return len(self.start)
+
+
+def back_to_back(machine_of, lengths, origin: int = 0) -> list[int]:
+    """Start times for a machine assignment: each machine runs its jobs in
+    list order, one after the other, from ``origin``."""
+    loads: dict[int, int] = {}
+    starts = []
+    for q, p in zip(machine_of, lengths):
+        starts.append(origin + loads.get(q, 0))
+        loads[q] = starts[-1] - origin + p
+    return starts

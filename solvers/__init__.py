@@ -9,7 +9,7 @@ from schedbench.errors import UserInputError
 from schedbench.result import Result
 from schedbench.solvers import settings
 
-SOLVERS = ("cpsat", "milp")
+SOLVERS = ("cpsat", "milp", "portfolio")  # portfolio: P||Cmax only
 
 
 def solve(instance, objective: str | None = None, solver: str = "cpsat",
@@ -29,4 +29,6 @@ def solve(instance, objective: str | None = None, solver: str = "cpsat",
     limit = settings.DEFAULT_TIME_LIMIT if time_limit is None else time_limit
     if instance.family == "pcmax":
         return pcmax.solve(instance, objective, solver, limit)
+    if solver == "portfolio":
+        raise UserInputError("--solver", "the portfolio is for P||Cmax; campaign models take cpsat or milp")
     return campaign.solve(instance, objective, solver, limit, formulation)

@@ -24,13 +24,3 @@ def assign_machines(starts: Sequence[int], lengths: Sequence[int], machines: int
         out[j] = q
         heappush(free, (starts[j] + lengths[j], q))
     return out
-
-
-def sequence_on_machines(machine_of: Sequence[int], lengths: Sequence[int]) -> list[int]:
-    """Start times for an assignment: each machine runs its jobs back to back from 0."""
-    loads: dict[int, int] = {}
-    starts = []
-    for q, p in zip(machine_of, lengths):
-        starts.append(loads.get(q, 0))
-        loads[q] = starts[-1] + p
-    return starts

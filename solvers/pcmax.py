@@ -1,8 +1,17 @@
 """P||Cmax: the one entry point every family uses for a P||Cmax optimum.
 
-Order of work: the lower bound L0/L1 and the LPT schedule first (they close
-most instances without a model), then the chosen backend with both as
-bounds and LPT as the warm start.
+Bounds first, models last:
+1. lower bound: L0, the L1 family, Martello-Toth L2 inside a search on C;
+2. upper bound: the best of LPT and MULTIFIT, improved by local search;
+   equal bounds close the instance ("bounds");
+3. backend ``milp``: the arc-flow LP bound raises the lower bound while it
+   proves C infeasible ("arcflow-lp"), then the arc-flow MILP decides
+   C = lower, lower + 1, ... ("arcflow-milp");
+   backend ``cpsat``: the CP-SAT bin-packing model decides them ("cpsat");
+   ``portfolio``: the arc-flow LP bound, then CP-SAT, then the arc-flow MILP.
+Deciding C in increasing order means the first feasible C is optimal: every
+smaller one was refuted. On the time limit the best schedule found and the
+last proven lower bound are returned.
 """
 
 import time
@@ -10,12 +19,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from schedbench.heuristics.pcmax import lpt
-from schedbench.metrics.pcmax import lower_bound
+from schedbench.errors import UserInputError
+from schedbench.heuristics.pcmax import improve, lpt, multifit
 from schedbench.result import FEASIBLE, OPTIMAL, Result
-from schedbench.schedule import Schedule
+from schedbench.schedule import Schedule, back_to_back
 from schedbench.solvers import settings
-from schedbench.solvers.machines import sequence_on_machines
+from schedbench.solvers.pcmax_bounds import lower_bound
+
+BACKENDS = ("cpsat", "milp", "portfolio")
 
 
 @dataclass(frozen=True)
@@ -25,41 +36,89 @@ class PcmaxSolution:
     bound: int
     machine: tuple[int, ...]
     start: tuple[int, ...]
-    method: str              # "bounds" or the backend that closed it
+    method: str              # what closed it: bounds, arcflow-lp, cpsat, arcflow-milp (or the heuristic)
 
     @property
     def optimal(self) -> bool:
         return self.status == OPTIMAL
 
 
-def _backend(name: str):
-    if name == "cpsat":
-        from schedbench.solvers.cpsat import pcmax
-    elif name == "milp":
-        from schedbench.solvers.milp import pcmax
-    else:
-        from schedbench.errors import UserInputError
-        raise UserInputError("--solver", f"unknown solver {name!r} (known: cpsat, milp)")
-    return pcmax.solve
+def _makespan(machine_of, lengths) -> int:
+    loads: dict[int, int] = {}
+    for q, p in zip(machine_of, lengths):
+        loads[q] = loads.get(q, 0) + p
+    return max(loads.values())
+
+
+def upper_bound(lengths: tuple[int, ...], machines: int) -> tuple[list[int], str]:
+    """Best of LPT and MULTIFIT after local search: (machine of each job, name)."""
+    candidates = []
+    for name, rule in (("lpt", lpt), ("multifit", multifit)):
+        machine_of = rule(lengths, [0] * machines)[0]
+        candidates.append((_makespan(machine_of, lengths), name, machine_of))
+    value, name, machine_of = min(candidates, key=lambda c: c[0])
+    better = improve(lengths, machine_of, machines)
+    if _makespan(better, lengths) < value:
+        return better, name + "+search"
+    return machine_of, name
 
 
 @lru_cache(maxsize=200_000)
 def pcmax_optimum(lengths: tuple[int, ...], machines: int, solver: str = "cpsat",
                   time_limit: float = settings.DEFAULT_TIME_LIMIT) -> PcmaxSolution:
     """Optimal (or best found, with its proven bound) P||Cmax schedule of ``lengths``."""
-    lower = lower_bound(lengths, machines)
-    machine, start = lpt(lengths, [0] * machines)
-    upper = max(s + p for s, p in zip(start, lengths))
-    if lower == upper:
-        return PcmaxSolution(OPTIMAL, upper, lower, tuple(machine), tuple(start), "bounds")
-    outcome = _backend(solver)(lengths, machines, lower, upper, machine, time_limit)
-    if outcome.solution is None:
-        return PcmaxSolution(FEASIBLE, upper, lower, tuple(machine), tuple(start), "lpt")
-    starts = sequence_on_machines(outcome.solution, lengths)
-    value = max(s + p for s, p in zip(starts, lengths))
-    bound = max(lower, outcome.bound if outcome.bound is not None else lower)
-    status = OPTIMAL if outcome.status == OPTIMAL or bound >= value else FEASIBLE
-    return PcmaxSolution(status, value, min(bound, value), tuple(outcome.solution), tuple(starts), solver)
+    if solver not in BACKENDS:
+        raise UserInputError("--solver", f"unknown P||Cmax solver {solver!r} (known: {', '.join(BACKENDS)})")
+    deadline = time.monotonic() + time_limit
+    best, heuristic = upper_bound(lengths, machines)
+    upper = _makespan(best, lengths)
+    lower, bound_name = lower_bound(lengths, machines, upper)
+
+    def answer(status: str, method: str) -> PcmaxSolution:
+        return PcmaxSolution(status, upper, upper if status == OPTIMAL else lower, tuple(best),
+                             tuple(back_to_back(best, lengths)), method)
+
+    if lower >= upper:
+        return answer(OPTIMAL, "bounds")
+    if solver in ("milp", "portfolio"):
+        from schedbench.solvers.milp.pcmax import lp_bins
+
+        while lower < upper and time.monotonic() < deadline:
+            needed = lp_bins(lengths, lower)
+            if needed is None or needed <= machines:
+                break
+            lower += 1
+        if lower >= upper:
+            return answer(OPTIMAL, "arcflow-lp")
+    deciders = {"cpsat": ["cpsat"], "milp": ["arcflow-milp"], "portfolio": ["cpsat", "arcflow-milp"]}[solver]
+    for capacity in range(lower, upper):
+        status = "unknown"
+        for index, method in enumerate(deciders):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                break
+            share = remaining if index == len(deciders) - 1 else remaining / 2
+            status, machine_of = _decide(method, lengths, machines, capacity, share, best)
+            if status != "unknown":
+                break
+        if status == "feasible":
+            best, upper = machine_of, _makespan(machine_of, lengths)
+            return answer(OPTIMAL, method)
+        if status == "infeasible":
+            lower = capacity + 1
+            continue
+        return answer(FEASIBLE, heuristic)
+    return answer(OPTIMAL, deciders[-1])
+
+
+def _decide(method, lengths, machines, capacity, seconds, hint):
+    if method == "cpsat":
+        from schedbench.solvers.cpsat.pcmax import decide
+
+        return decide(lengths, machines, capacity, seconds, hint)
+    from schedbench.solvers.milp.pcmax import decide
+
+    return decide(lengths, machines, capacity, seconds)
 
 
 def solve(instance, objective: str, solver: str, time_limit: float) -> Result:

@@ -1,6 +1,7 @@
 """Exact solvers: known optima, both backends agree, schedules validate,
 'optimal' only when proven."""
 
+import itertools
 import random
 from fractions import Fraction
 from pathlib import Path
@@ -14,6 +15,7 @@ from schedbench.metrics.campaign import objective_value
 from schedbench.model.campaign import OBJECTIVES, Campaign, CampaignInstance, User
 from schedbench.model.pcmax import PcmaxInstance
 from schedbench.result import FEASIBLE, OPTIMAL
+from schedbench.schedule import Schedule
 from schedbench.solvers import solve
 from schedbench.solvers.campaign import optimal_user_flows
 from schedbench.solvers.pcmax import pcmax_optimum
@@ -33,29 +35,60 @@ def known_optima():
 
 
 @pytest.mark.skipif(not LAWRINENKO.exists(), reason="shared/ benchmarks not beside the checkout")
-def test_lawrinenko_sample_matches_known_optima(solver):
-    """A fixed sample of the literature set: every proven optimum equals the known one."""
+@pytest.mark.parametrize("backend,size,count", [("milp", "-n20-", 10), ("portfolio", "-n20-", 10),
+                                                ("cpsat", "-n20-m10-", 4)])
+def test_lawrinenko_sample_matches_known_optima(backend, size, count):
+    """A fixed sample of the literature set: every proven optimum equals the
+    known one, and every bound brackets it."""
     optima = known_optima()
-    names = sorted(n for n in optima if "-n10-" in n or "-n20-" in n)[::7][:12]
-    assert len(names) >= 6
+    names = sorted(n for n in optima if size in n)[::11][:count]
+    assert len(names) == count
+    proven = 0
     for name in names:
         inst = read_benchmark_file(LAWRINENKO / "lawrinenko" / name)
-        result = solve(inst, "makespan", solver, time_limit=20)
+        result = solve(inst, "makespan", backend, time_limit=5)
         assert validate(inst, result.schedule) == []
         assert result.bound <= optima[name] <= result.objective
         if result.status == OPTIMAL:
+            proven += 1
             assert result.objective == optima[name], name
+    assert proven >= count // 4
 
 
 def test_pcmax_small_known_optimum(solver):
-    # 3 machines, 9 jobs summing to 45 with a perfect split {9,6}, {8,7}, {5,4,3,2,1}... = 15
-    inst = PcmaxInstance(3, (9, 8, 7, 6, 5, 4, 3, 2, 1))
-    result = solve(inst, "makespan", solver, 20)
-    assert result.status == OPTIMAL and result.objective == 15
-    # LPT gives 15 here too; a harder one where LPT is not optimal: 2 machines, (3,3,2,2,2): LPT 7, OPT 6
-    inst = PcmaxInstance(2, (3, 3, 2, 2, 2))
-    result = solve(inst, "makespan", solver, 20)
-    assert result.status == OPTIMAL and result.objective == 6 and result.method == solver
+    # 3 machines, 9 jobs summing to 45 with a perfect split: bounds and LPT close it
+    result = solve(PcmaxInstance(3, (9, 8, 7, 6, 5, 4, 3, 2, 1)), "makespan", solver, 20)
+    assert result.status == OPTIMAL and result.objective == 15 and result.method == "bounds"
+    # here every cheap bound says 21 but the optimum is 22: a model has to prove it
+    result = solve(PcmaxInstance(3, (13, 5, 4, 13, 18, 6)), "makespan", solver, 20)
+    assert result.status == OPTIMAL and result.objective == 22 and result.bound == 22
+    assert result.method == {"cpsat": "cpsat", "milp": "arcflow-lp"}[solver]
+
+
+def _brute_force(lengths, machines):
+    best = None
+    for assignment in itertools.product(range(machines), repeat=len(lengths)):
+        loads = [0] * machines
+        for j, q in enumerate(assignment):
+            loads[q] += lengths[j]
+        best = max(loads) if best is None else min(best, max(loads))
+    return best
+
+
+def test_pcmax_engine_against_brute_force():
+    """Every backend of the engine, and the lower bound, against enumeration."""
+    from schedbench.solvers.pcmax_bounds import lower_bound
+
+    rng = random.Random(5)
+    for _ in range(150):
+        m, n = rng.randint(2, 3), rng.randint(3, 8)
+        lengths = tuple(rng.randint(1, 20) for _ in range(n))
+        optimum = _brute_force(lengths, m)
+        assert lower_bound(lengths, m)[0] <= optimum
+        for backend in ("cpsat", "milp", "portfolio"):
+            found = pcmax_optimum(lengths, m, backend, 20)
+            assert found.optimal and found.makespan == optimum, (lengths, m, backend)
+            assert validate(PcmaxInstance(m, lengths), Schedule(found.machine, found.start)) == []
 
 
 def test_pcmax_backends_agree_on_random_instances():

@@ -1,48 +1,51 @@
-"""CP-SAT for P||Cmax: assignment (bin-packing) model.
+"""CP-SAT for the P||Cmax decision "makespan <= C?" as bin packing.
 
-Jobs are sorted by non-increasing length and job j may only use machines
-0..j: any schedule can be relabelled so that machine q's first job is the
-q-th job to open a machine, which removes the m! machine permutations.
-The makespan is bounded below by L0/L1 and above by the LPT hint.
+Jobs of equal length are interchangeable, so the model counts them:
+y[s][q] = how many jobs of length s machine q runs (0..min(count, C // s)),
+every length fully placed, every machine's load <= C. Machines are
+interchangeable, so their loads are ordered non-increasingly (and the
+longest job is on machine 0), which removes the m! relabellings.
+A hint (a heuristic's schedule) starts the search.
 """
 
+from collections import Counter
 from collections.abc import Sequence
 
 from ortools.sat.python import cp_model
 
 from schedbench.solvers.cpsat import run
-from schedbench.solvers.outcome import ModelOutcome
 
 
-def solve(lengths: Sequence[int], machines: int, lower: int, upper: int, hint: Sequence[int],
-          time_limit: float) -> ModelOutcome:
-    """Minimise the makespan; ``solution`` is the machine of each job."""
-    order = sorted(range(len(lengths)), key=lambda j: -lengths[j])
+def decide(lengths: Sequence[int], machines: int, capacity: int, time_limit: float,
+           hint: Sequence[int] | None = None) -> tuple[str, list[int] | None]:
+    """('feasible', machine of each job) | ('infeasible', None) | ('unknown', None)."""
+    counts = Counter(lengths)
+    sizes = sorted(counts, reverse=True)
     model = cp_model.CpModel()
-    # x[j][q] = 1 iff job order[j] runs on machine q (q <= j: symmetry breaking)
-    x = [[model.new_bool_var(f"x{j}_{q}") for q in range(min(j + 1, machines))] for j in range(len(order))]
-    for row in x:
-        model.add_exactly_one(row)
-    makespan = model.new_int_var(lower, upper, "makespan")
+    y = {(s, q): model.new_int_var(0, min(counts[s], capacity // s), f"y{s}_{q}")
+         for s in sizes for q in range(machines)}
+    for s in sizes:
+        model.add(sum(y[s, q] for q in range(machines)) == counts[s])
+    loads = []
     for q in range(machines):
-        terms = [(lengths[order[j]], x[j][q]) for j in range(len(order)) if q < len(x[j])]
-        if terms:
-            model.add(sum(p * v for p, v in terms) <= makespan)
-    # Warm start: the heuristic's machines relabelled in order of first use.
-    relabel: dict[int, int] = {}
-    for j, job in enumerate(order):
-        relabel.setdefault(hint[job], len(relabel))
-        for q, var in enumerate(x[j]):
-            model.add_hint(var, relabel[hint[job]] == q)
-    model.minimize(makespan)
-    flat = [x[j] for j in range(len(order))]
-    outcome = run(model, time_limit, [v for row in flat for v in row])
-    if outcome.solution is not None:
-        machine_of = [0] * len(lengths)
-        values = iter(outcome.solution)
-        for j, row in enumerate(flat):
-            for q in range(len(row)):
-                if next(values):
-                    machine_of[order[j]] = q
-        outcome.solution = machine_of
-    return outcome
+        load = sum(s * y[s, q] for s in sizes)
+        model.add(load <= capacity)
+        loads.append(load)
+    for q in range(machines - 1):
+        model.add(loads[q] >= loads[q + 1])
+    if hint is not None:
+        per_machine = Counter((hint[j], p) for j, p in enumerate(lengths))
+        order = sorted(range(machines), key=lambda q: -sum(p * c for (h, p), c in per_machine.items() if h == q))
+        for rank, q in enumerate(order):
+            for s in sizes:
+                model.add_hint(y[s, rank], per_machine.get((q, s), 0))
+    keys = list(y)
+    outcome = run(model, time_limit, [y[k] for k in keys], has_objective=False)
+    if outcome.status == "infeasible":
+        return "infeasible", None
+    if outcome.solution is None:
+        return "unknown", None
+    free: dict[int, list[int]] = {}
+    for (s, q), count in zip(keys, outcome.solution):
+        free.setdefault(s, []).extend([q] * count)
+    return "feasible", [free[p].pop() for p in lengths]

@@ -1,0 +1,88 @@
+"""Lower bounds for P||Cmax, cheapest first.
+
+- L0 = max(ceil(W/m), p_max).
+- L1 family: of the k m + 1 longest jobs some machine runs k + 1, so
+  C* >= the sum of the k + 1 shortest of them (k = 1 is p_m + p_{m+1}).
+- Bin-packing bounds inside a search on the capacity C (Dell'Amico &
+  Martello 1995): C is infeasible when m bins of size C cannot hold the
+  jobs, which Martello & Toth's L2 bound for bin packing can prove; the
+  bound is the smallest C it cannot refute.
+"""
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from itertools import accumulate
+
+
+def l0(lengths: Sequence[int], machines: int) -> int:
+    return max(-(-sum(lengths) // machines), max(lengths))
+
+
+def l1(lengths: Sequence[int], machines: int) -> int:
+    """max over k of the k+1 shortest among the k m + 1 longest jobs."""
+    ordered = sorted(lengths, reverse=True)
+    best, k = 0, 1
+    while k * machines < len(ordered):
+        top = ordered[:k * machines + 1]
+        best = max(best, sum(top[-(k + 1):]))
+        k += 1
+    return best
+
+
+def bins_needed_mt(ascending: Sequence[int], prefix: Sequence[int], capacity: int) -> int:
+    """Martello & Toth's L2 lower bound on the bins of size ``capacity`` needed.
+
+    ``ascending`` are the lengths sorted increasingly, ``prefix`` their
+    prefix sums (prefix[i] = sum of the i smallest). For each threshold a
+    in {0} U {lengths <= C/2}: J1 = (C - a, C], J2 = (C/2, C - a],
+    J3 = [a, C/2]; J1 and J2 items each need their own bin, and J3's work
+    beyond J2's free space needs ceil(./C) more bins.
+    """
+    n = len(ascending)
+    if ascending[-1] > capacity:
+        return n + 1  # a job longer than C: infeasible
+    half_index = bisect_right(ascending, capacity // 2)  # items <= C/2 (for odd C: < C/2 + 1/2)
+    big = n - half_index                                   # items > C/2: one bin each
+    best = big
+    candidates = sorted(set(ascending[:half_index]))
+    candidates.insert(0, 0)
+    for a in candidates:
+        j1_start = bisect_right(ascending, capacity - a)   # items > C - a
+        j1 = n - j1_start
+        j2 = j1_start - half_index                         # items in (C/2, C - a]
+        j2_work = prefix[j1_start] - prefix[half_index]
+        j3_start = bisect_left(ascending, a) if a > 0 else 0
+        j3_work = prefix[half_index] - prefix[j3_start]
+        spare = j2 * capacity - j2_work
+        extra = max(0, -(-(j3_work - spare) // capacity))
+        best = max(best, j1 + j2 + extra)
+    return best
+
+
+def bin_packing_bound(lengths: Sequence[int], machines: int, start: int, stop: int) -> int:
+    """Smallest C in [start, stop] that the MT L2 bound cannot refute (stop if none)."""
+    ascending = sorted(lengths)
+    prefix = [0, *accumulate(ascending)]
+    low, high = start, stop
+    # bins_needed_mt is non-increasing in C, so binary search applies
+    while low < high:
+        mid = (low + high) // 2
+        if bins_needed_mt(ascending, prefix, mid) <= machines:
+            high = mid
+        else:
+            low = mid + 1
+    return low
+
+
+def lower_bound(lengths: Sequence[int], machines: int, upper: int | None = None) -> tuple[int, str]:
+    """Best cheap lower bound and the name of the bound that gave it."""
+    bound, name = l0(lengths, machines), "L0"
+    if len(lengths) > machines:
+        b1 = l1(lengths, machines)
+        if b1 > bound:
+            bound, name = b1, "L1"
+        stop = upper if upper is not None else sum(lengths)
+        b2 = bin_packing_bound(lengths, machines, bound, stop)
+        if b2 > bound:
+            bound, name = b2, "MT-L2"
+    return bound, name
