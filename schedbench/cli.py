@@ -33,7 +33,7 @@ def cli() -> None:
 @click.option("--objective", help="Objective name; default: the family's first (pcmax: makespan, campaign: user-flow).")
 @click.option("--solver", default="cpsat", show_default=True,
               help="Exact backend: cpsat (OR-Tools CP-SAT) or milp (campaign: PuLP + CBC; pcmax: arc-flow through "
-                   "OR-Tools); pcmax also takes portfolio (arc-flow LP bound, CP-SAT, arc-flow MILP).")
+                   "OR-Tools); pcmax also takes portfolio (arc-flow LP bound, arc-flow MILP, CP-SAT).")
 @click.option("--time-limit", type=float, default=None, help="Seconds for the whole solve (default 60).")
 @click.option("--formulation", default="default", show_default=True,
               help="Campaign models only: cpsat cumulative|machines, milp time-indexed|big-m.")
@@ -245,10 +245,12 @@ def _show(value) -> str:
 
 def _metrics(instance, schedule, time_limit: float) -> dict:
     """Exact metrics; max-user-stretch only when every F_u* is proven in time."""
-    from schedbench.metrics.pcmax import lower_bound, makespan
+    from schedbench.metrics.pcmax import makespan
+    from schedbench.solvers.pcmax_bounds import lower_bound
 
     if instance.family == "pcmax":
-        return {"makespan": makespan(instance.jobs, schedule), "lower_bound": lower_bound(instance.jobs, instance.machines)}
+        bound, name = lower_bound(instance.jobs, instance.machines)
+        return {"makespan": makespan(instance.jobs, schedule), "lower_bound": bound, "lower_bound_name": name}
     from schedbench.report import campaign_metrics_json
     from schedbench.solvers.campaign import optimal_user_flows
 

@@ -8,7 +8,7 @@ Bounds first, models last:
    proves C infeasible ("arcflow-lp"), then the arc-flow MILP decides
    C = lower, lower + 1, ... ("arcflow-milp");
    backend ``cpsat``: the CP-SAT bin-packing model decides them ("cpsat");
-   ``portfolio``: the arc-flow LP bound, then CP-SAT, then the arc-flow MILP.
+   ``portfolio``: the arc-flow LP bound, then the arc-flow MILP, then CP-SAT.
 Deciding C in increasing order means the first feasible C is optimal: every
 smaller one was refuted. On the time limit the best schedule found and the
 last proven lower bound are returned.
@@ -72,7 +72,7 @@ def pcmax_optimum(lengths: tuple[int, ...], machines: int, solver: str = "cpsat"
     deadline = time.monotonic() + time_limit
     best, heuristic = upper_bound(lengths, machines)
     upper = _makespan(best, lengths)
-    lower, bound_name = lower_bound(lengths, machines, upper)
+    lower, _ = lower_bound(lengths, machines, upper)
 
     def answer(status: str, method: str) -> PcmaxSolution:
         return PcmaxSolution(status, upper, upper if status == OPTIMAL else lower, tuple(best),
@@ -90,7 +90,7 @@ def pcmax_optimum(lengths: tuple[int, ...], machines: int, solver: str = "cpsat"
             lower += 1
         if lower >= upper:
             return answer(OPTIMAL, "arcflow-lp")
-    deciders = {"cpsat": ["cpsat"], "milp": ["arcflow-milp"], "portfolio": ["cpsat", "arcflow-milp"]}[solver]
+    deciders = {"cpsat": ["cpsat"], "milp": ["arcflow-milp"], "portfolio": ["arcflow-milp", "cpsat"]}[solver]
     for capacity in range(lower, upper):
         status = "unknown"
         for index, method in enumerate(deciders):
