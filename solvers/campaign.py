@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from schedbench.errors import UserInputError
 from schedbench.heuristics.campaign import registry as heuristic_registry
+from schedbench.heuristics.campaign import user_chain
 from schedbench.metrics.campaign import campaign_lower_bound, objective_value
 from schedbench.result import FEASIBLE, OPTIMAL, UNKNOWN, Result
 from schedbench.schedule import Schedule
@@ -53,17 +54,17 @@ def optimal_user_flows(instance, solver: str = "cpsat", time_limit: float = 60.0
 
 
 def _chain_of_optima(instance, optima) -> Schedule:
-    """One user's campaigns back to back, each in its P||Cmax schedule."""
+    """One user's campaigns back to back (camp(A) with A = the optimum)."""
+    plans = iter(optima[0])
+
+    def optimal(jobs, ready):
+        found = next(plans)
+        return list(found.machine), [ready[0] + s for s in found.start]
+
     n = len(instance.lengths)
     machine, start = [0] * n, [0] * n
-    completion = 0
-    for i, camp in enumerate(instance.users[0].campaigns):
-        submitted = instance.users[0].release if i == 0 else completion + camp.think_time
-        found = optima[0][i]
-        for j, (q, s) in zip(instance.campaign_slice(0, i), zip(found.machine, found.start)):
-            machine[j], start[j] = q, submitted + s
-        completion = submitted + found.makespan
-    return Schedule(tuple(machine), tuple(start))
+    user_chain(instance, 0, optimal, instance.users[0].release, machine, start)
+    return Schedule.of(machine, start)
 
 
 def _best_heuristic(instance, value_of):
