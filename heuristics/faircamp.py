@@ -32,53 +32,6 @@ class FaircampRun:
     inner_lengths: tuple[tuple[int, ...], ...]  # Δ_i(ς_i) per user and campaign
 
 
-def faircamp_run(instance, inner: str = "lpt") -> FaircampRun:
-    """Simulate FAIRCAMP online and keep its deadlines for the claim checks."""
-    place = rule(inner)
-    m = instance.machines
-    k = instance.n_users
-    users = instance.users
-    n = len(instance.lengths)
-    machine, start = [0] * n, [0] * n
-    deadlines = [[0] * len(user.campaigns) for user in users]
-    inner_lengths = [[0] * len(user.campaigns) for user in users]
-    zeros = [0] * m
-    submissions = [(user.release, u, 0) for u, user in enumerate(users)]
-    heapify(submissions)
-    ready: list[tuple[int, int, int, int]] = []
-    plans: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
-    now = 0
-    while submissions or ready:
-        if not ready and submissions[0][0] > now:
-            now = submissions[0][0]
-        while submissions and submissions[0][0] <= now:
-            submitted, u, i = heappop(submissions)
-            jobs = users[u].campaigns[i].jobs
-            plan = place(jobs, zeros)
-            length = max(s + p for s, p in zip(plan[1], jobs))
-            previous = deadlines[u][i - 1] if i else 0
-            deadlines[u][i] = max(previous, submitted) + k * length
-            inner_lengths[u][i] = length
-            plans[u, i] = plan
-            heappush(ready, (deadlines[u][i], submitted, u, i))
-        _, _, u, i = heappop(ready)
-        qs, ss = plans.pop((u, i))
-        base = instance.offsets[u][i]
-        for j, (q, s) in enumerate(zip(qs, ss), base):
-            machine[j] = q
-            start[j] = now + s
-        now += inner_lengths[u][i]
-        if i + 1 < len(users[u].campaigns):
-            heappush(submissions, (now + users[u].campaigns[i + 1].think_time, u, i + 1))
-    return FaircampRun(Schedule(tuple(machine), tuple(start)),
-                       tuple(map(tuple, deadlines)), tuple(map(tuple, inner_lengths)))
-
-
-def faircamp(instance, inner: str = "lpt") -> Schedule:
-    """FAIRCAMP's schedule (see the module docstring)."""
-    return faircamp_run(instance, inner).schedule
-
-
 class Deadlines:
     """FAIRCAMP's gathering module as a policy of the priority list scheduler:
     a campaign is released at its submission with key (d_i, t_i)."""
@@ -89,6 +42,7 @@ class Deadlines:
         self.zeros = [0] * instance.machines
         self.deadlines = [[0] * len(user.campaigns) for user in instance.users]
         self.inner_lengths = [[0] * len(user.campaigns) for user in instance.users]
+        self.plans: dict[tuple[int, int], tuple[list[int], list[int]]] = {}  # ς_i, kept for the block run
         self.released: list = []
 
     def next_event(self):
@@ -99,11 +53,48 @@ class Deadlines:
 
     def submitted(self, t: int, u: int, i: int) -> None:
         jobs = self.instance.users[u].campaigns[i].jobs
-        length = max(s + p for s, p in zip(self.place(jobs, self.zeros)[1], jobs))
+        plan = self.place(jobs, self.zeros)
+        length = max(s + p for s, p in zip(plan[1], jobs))
+        self.plans[u, i] = plan
         previous = self.deadlines[u][i - 1] if i else 0
         self.deadlines[u][i] = max(previous, t) + self.instance.n_users * length
         self.inner_lengths[u][i] = length
         self.released.append(((self.deadlines[u][i], t), u, i))
+
+
+def faircamp_run(instance, inner: str = "lpt") -> FaircampRun:
+    """Simulate FAIRCAMP online (blocks) and keep its deadlines for the claim checks."""
+    gathering = Deadlines(instance, inner)
+    users = instance.users
+    n = len(instance.lengths)
+    machine, start = [0] * n, [0] * n
+    submissions = [(user.release, u, 0) for u, user in enumerate(users)]
+    heapify(submissions)
+    ready: list = []
+    now = 0
+    while submissions or ready:
+        if not ready and submissions[0][0] > now:
+            now = submissions[0][0]
+        while submissions and submissions[0][0] <= now:
+            gathering.submitted(*heappop(submissions))
+        for entry in gathering.released:
+            heappush(ready, entry)
+        gathering.released.clear()
+        _, u, i = heappop(ready)
+        qs, ss = gathering.plans.pop((u, i))
+        for j, (q, s) in enumerate(zip(qs, ss), instance.offsets[u][i]):
+            machine[j] = q
+            start[j] = now + s
+        now += gathering.inner_lengths[u][i]
+        if i + 1 < len(users[u].campaigns):
+            heappush(submissions, (now + users[u].campaigns[i + 1].think_time, u, i + 1))
+    return FaircampRun(Schedule(tuple(machine), tuple(start)),
+                       tuple(map(tuple, gathering.deadlines)), tuple(map(tuple, gathering.inner_lengths)))
+
+
+def faircamp(instance, inner: str = "lpt") -> Schedule:
+    """FAIRCAMP's schedule (see the module docstring)."""
+    return faircamp_run(instance, inner).schedule
 
 
 def faircamp_nondelay_run(instance, inner: str = "lpt") -> FaircampRun:

@@ -106,7 +106,6 @@ def solve(instance, objective: str, solver: str, time_limit: float, formulation:
         return Result(FEASIBLE, value, bound, schedule, solver, "decomposition", time.monotonic() - began)
 
     incumbent_value, incumbent_name, incumbent = _best_heuristic(instance, value_of)
-    base = CampaignSpec(instance, lower_delta, hint=incumbent.start, formulation=formulation)
     details = {"incumbent": incumbent_name}
 
     if objective == "sum-user-flow":
@@ -133,7 +132,7 @@ def solve(instance, objective: str, solver: str, time_limit: float, formulation:
         lower = Fraction(1)
 
         def feasible(limits, seconds):
-            spec = CampaignSpec(instance, lower_delta, flow_limit=tuple(limits), hint=base.hint, formulation=formulation)
+            spec = CampaignSpec(instance, lower_delta, flow_limit=tuple(limits), hint=incumbent.start, formulation=formulation)
             return _answer(instance, model.solve(spec, seconds))
     elif objective == "max-campaign-stretch":
         bounds = [(u, i, campaign_lower_bound(c.jobs, instance.machines))
@@ -145,7 +144,7 @@ def solve(instance, objective: str, solver: str, time_limit: float, formulation:
             delta = [[None] * len(user.campaigns) for user in instance.users]
             for (u, i, _), limit in zip(bounds, limits):
                 delta[u][i] = limit
-            spec = CampaignSpec(instance, lower_delta, delta_limit=tuple(map(tuple, delta)), hint=base.hint,
+            spec = CampaignSpec(instance, lower_delta, delta_limit=tuple(map(tuple, delta)), hint=incumbent.start,
                                 formulation=formulation)
             return _answer(instance, model.solve(spec, seconds))
     else:

@@ -9,6 +9,7 @@ search) and the optional objective ``sum-user-flow``.
 """
 
 from dataclasses import dataclass
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -22,7 +23,7 @@ class CampaignSpec:
     cutoff: int | None = None                     # objective <= cutoff (a known schedule's value)
     formulation: str = "default"
 
-    @property
+    @cached_property
     def horizon(self) -> int:
         """No optimal schedule needs to run past this time.
 
@@ -41,7 +42,6 @@ class CampaignSpec:
         by the objective cutoff (other users' flows are at least their
         lower bounds)."""
         inst = self.instance
-        user = inst.users[u]
         latest = self.horizon
         offset = self.flow_offset(u)
         if self.flow_limit is not None and self.flow_limit[u] is not None:

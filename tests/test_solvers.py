@@ -4,7 +4,6 @@
 import itertools
 import random
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
