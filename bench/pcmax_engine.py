@@ -2,6 +2,7 @@
 
     python -m schedbench.bench.pcmax_engine [--solver portfolio] [--time-limit 10] [--sample K] [--workers 2]
     python -m schedbench.bench.pcmax_engine --generated    # U[1,1000], U[100,200], n/m 2..5, n <= 500
+    ... --results run.jsonl    # one line per instance as it finishes; a rerun skips the ones done
 
 Per instance class and n/m range: closed by bounds alone, proven within 1 s,
 within 10 s, unsolved, median time; every proven optimum is compared with the
@@ -10,12 +11,15 @@ worker, with one CP-SAT worker each.
 """
 
 import argparse
+import json
 import os
 import re
 import statistics
 import time
 from multiprocessing import Pool
 from pathlib import Path
+
+from tqdm import tqdm
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "pcmax"
 PAPER = "published (their machine, commercial MIP): bounds 55.2%, arc-flow ILP 75.7% within 10 s, best B&B 67.5% within 10 s"
@@ -28,13 +32,14 @@ def _solve(task):
     settings.CPSAT_WORKERS = 1
     from schedbench.solvers.pcmax import pcmax_optimum
 
-    label, lengths, machines, solver, limit, known = task
+    name, label, lengths, machines, solver, limit, known = task
     began = time.perf_counter()
     found = pcmax_optimum(tuple(lengths), machines, solver, limit)
     elapsed = time.perf_counter() - began
     if found.optimal and known is not None and found.makespan != known:
-        raise AssertionError(f"{label}: proven {found.makespan} but the known optimum is {known}")
-    return label, len(lengths), machines, found.optimal, found.method, elapsed
+        raise AssertionError(f"{name}: proven {found.makespan} but the known optimum is {known}")
+    return {"name": name, "label": label, "n": len(lengths), "m": machines, "optimal": found.optimal,
+            "method": found.method, "makespan": found.makespan, "bound": found.bound, "seconds": elapsed}
 
 
 def lawrinenko_tasks(sample: int, solver: str, limit: float):
@@ -48,7 +53,7 @@ def lawrinenko_tasks(sample: int, solver: str, limit: float):
     for path in files:
         inst = read_benchmark_file(path)
         klass = re.search(r"class(\d+)", path.name)
-        yield (f"class{klass.group(1) if klass else '?'}", inst.jobs, inst.machines, solver, limit, known.get(path.name))
+        yield (path.name, f"class{klass.group(1) if klass else '?'}", inst.jobs, inst.machines, solver, limit, known.get(path.name))
 
 
 def generated_tasks(solver: str, limit: float, per_cell: int):
@@ -59,7 +64,7 @@ def generated_tasks(solver: str, limit: float, per_cell: int):
             for n in (50, 100, 200, 500):
                 for seed in range(per_cell):
                     inst = uniform(seed, n, max(1, n // ratio), low, high)
-                    yield (f"U[{low},{high}]", inst.jobs, inst.machines, solver, limit, None)
+                    yield (f"U[{low},{high}]-n{n}-r{ratio}-s{seed}", f"U[{low},{high}]", inst.jobs, inst.machines, solver, limit, None)
 
 
 def ratio_range(n: int, m: int) -> str:
@@ -69,9 +74,10 @@ def ratio_range(n: int, m: int) -> str:
 
 def table(results, limit: float) -> str:
     groups: dict[tuple[str, str], list] = {}
-    for label, n, m, optimal, method, elapsed in results:
-        groups.setdefault((label, ratio_range(n, m)), []).append((optimal, method, elapsed))
-        groups.setdefault(("all", "all"), []).append((optimal, method, elapsed))
+    for row in results:
+        entry = (row["optimal"], row["method"], row["seconds"])
+        groups.setdefault((row["label"], ratio_range(row["n"], row["m"])), []).append(entry)
+        groups.setdefault(("all", "all"), []).append(entry)
     lines = ["| class | n/m | instances | bounds alone | proven <= 1 s | proven <= 10 s | unsolved | median s |",
              "|---|---|---:|---:|---:|---:|---:|---:|"]
     for (label, rng), rows in sorted(groups.items(), key=lambda kv: (kv[0][0] == "all", kv[0])):
@@ -90,6 +96,21 @@ def table(results, limit: float) -> str:
     return "\n".join(lines)
 
 
+def _finished(path: Path | None, wanted: set[str]) -> list[dict]:
+    """Rows of an earlier run of the same tasks (a line cut short by an interrupt is dropped)."""
+    if path is None or not path.exists():
+        return []
+    rows = {}
+    for line in path.read_text().splitlines():
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if row.get("name") in wanted:
+            rows[row["name"]] = row
+    return list(rows.values())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--solver", default="portfolio", choices=["cpsat", "milp", "portfolio"])
@@ -98,14 +119,24 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--generated", action="store_true", help="the other distributions instead")
     parser.add_argument("--per-cell", type=int, default=3, help="generated instances per (distribution, n/m, n)")
+    parser.add_argument("--results", type=Path, help="JSON lines of finished instances; resumed from if present")
     args = parser.parse_args()
     tasks = (list(generated_tasks(args.solver, args.time_limit, args.per_cell)) if args.generated
              else list(lawrinenko_tasks(args.sample, args.solver, args.time_limit)))
+    results = _finished(args.results, {task[0] for task in tasks})
+    todo = [task for task in tasks if task[0] not in {row["name"] for row in results}]
+    if args.results:  # rewritten clean, so a line cut short cannot glue onto the next one
+        args.results.write_text("".join(json.dumps(row) + "\n" for row in results))
     began = time.perf_counter()
     with Pool(args.workers) as pool:
-        results = pool.map(_solve, tasks, chunksize=1)
-    print(f"{len(tasks)} instances, solver {args.solver}, {args.time_limit} s per instance, {args.workers} workers "
-          f"x 1 thread, {time.perf_counter() - began:.0f} s wall")
+        for row in tqdm(pool.imap_unordered(_solve, todo), total=len(todo), disable=None):
+            results.append(row)
+            if args.results:
+                with args.results.open("a") as out:
+                    out.write(json.dumps(row) + "\n")
+    print(f"{len(tasks)} instances ({len(tasks) - len(todo)} resumed), solver {args.solver}, "
+          f"{args.time_limit} s per instance, {args.workers} workers x 1 thread, "
+          f"{time.perf_counter() - began:.0f} s wall")
     print(table(results, args.time_limit))
     if not args.generated:
         print(PAPER)

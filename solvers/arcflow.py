@@ -40,31 +40,57 @@ def build(lengths: Sequence[int], capacity: int) -> ArcFlowGraph:
                 arcs.append((d + r * s, d + (r + 1) * s, s))
                 new.add(d + (r + 1) * s)
         reachable |= new
-    unique = tuple(sorted(set(arcs)))
-    return ArcFlowGraph(capacity, tuple(sorted(reachable)), unique, dict(counts))
+    nodes, arcs = _compress(capacity, reachable, arcs)
+    return ArcFlowGraph(capacity, nodes, arcs, dict(counts))
+
+
+def _compress(capacity: int, loads: set[int], arcs: list[tuple[int, int, int]]):
+    """Brandao & Pedroso's (2016) main compression step: relabel every load d
+    by C minus the longest path from d onwards, and merge equal labels.
+
+    An arc (d, e, s) has lp(d) >= s + lp(e), so its new labels still differ
+    by at least s and every path from 0 still packs at most C: the packings
+    are the same, the graph is smaller (load 0, the source, keeps label 0).
+    """
+    outgoing: dict[int, list[tuple[int, int]]] = {}
+    for tail, head, s in arcs:
+        outgoing.setdefault(tail, []).append((head, s))
+    longest: dict[int, int] = {}
+    for d in sorted(loads, reverse=True):
+        longest[d] = max((s + longest[head] for head, s in outgoing.get(d, ())), default=0)
+    label = {d: capacity - longest[d] for d in loads}
+    label[0] = 0
+    merged = {(label[tail], label[head], s) for tail, head, s in arcs}
+    return tuple(sorted(set(label.values()))), tuple(sorted(merged))
+
+
+def paths_from_flow(graph: ArcFlowGraph, flow: Sequence[float], tolerance: float = 1e-6) -> list[tuple[float, list[int]]]:
+    """Decompose an arc flow into (weight, job lengths of one machine) paths from 0."""
+    remaining = list(flow)
+    out_arcs: dict[int, list[int]] = {}
+    for index, (tail, _, _) in enumerate(graph.arcs):
+        if remaining[index] > tolerance:
+            out_arcs.setdefault(tail, []).append(index)
+    paths = []
+    while True:
+        node, path = 0, []
+        while True:
+            nxt = next((a for a in out_arcs.get(node, ()) if remaining[a] > tolerance), None)
+            if nxt is None:
+                break
+            path.append(nxt)
+            node = graph.arcs[nxt][1]
+        if not path:
+            return paths
+        weight = min(remaining[a] for a in path)
+        for a in path:
+            remaining[a] -= weight
+        paths.append((weight, [graph.arcs[a][2] for a in path]))
 
 
 def bins_from_flow(graph: ArcFlowGraph, flow: Sequence[int]) -> list[list[int]]:
     """Decompose an integer arc flow into the job lengths of each bin."""
-    out_arcs: dict[int, list[int]] = {}
-    remaining = list(flow)
-    for index, (tail, _, _) in enumerate(graph.arcs):
-        if remaining[index] > 0:
-            out_arcs.setdefault(tail, []).append(index)
-    bins = []
-    while True:
-        node, items = 0, []
-        while True:
-            nxt = next((a for a in out_arcs.get(node, ()) if remaining[a] > 0), None)
-            if nxt is None:
-                break
-            remaining[nxt] -= 1
-            items.append(graph.arcs[nxt][2])
-            node = graph.arcs[nxt][1]
-        if not items:
-            break
-        bins.append(items)
-    return bins
+    return [items for weight, items in paths_from_flow(graph, flow) for _ in range(round(weight))]
 
 
 def assignment_from_bins(lengths: Sequence[int], bins: Sequence[Sequence[int]]) -> list[int]:

@@ -4,11 +4,13 @@ Bounds first, models last:
 1. lower bound: L0, the L1 family, Martello-Toth L2 inside a search on C;
 2. upper bound: the best of LPT and MULTIFIT, improved by local search;
    equal bounds close the instance ("bounds");
-3. backend ``milp``: the arc-flow LP bound raises the lower bound while it
-   proves C infeasible ("arcflow-lp"), then the arc-flow MILP decides
-   C = lower, lower + 1, ... ("arcflow-milp");
+3. backend ``milp``: the arc-flow LP bound, found by bisection on C, raises
+   the lower bound ("arcflow-lp"); then C = lower, lower + 1, ... is decided
+   by LP diving, which only ever finds packings ("arcflow-dive"), and by the
+   arc-flow MILP, which also refutes ("arcflow-milp");
    backend ``cpsat``: the CP-SAT bin-packing model decides them ("cpsat");
-   ``portfolio``: the arc-flow LP bound, then the arc-flow MILP, then CP-SAT.
+   ``portfolio``: the LP bound, the dive, the MILP, then CP-SAT, each given
+   half the time left.
 Deciding C in increasing order means the first feasible C is optimal: every
 smaller one was refuted. On the time limit the best schedule found and the
 last proven lower bound are returned.
@@ -81,16 +83,11 @@ def pcmax_optimum(lengths: tuple[int, ...], machines: int, solver: str = "cpsat"
     if lower >= upper:
         return answer(OPTIMAL, "bounds")
     if solver in ("milp", "portfolio"):
-        from schedbench.solvers.milp.pcmax import lp_bins
-
-        while lower < upper and time.monotonic() < deadline:
-            needed = lp_bins(lengths, lower)
-            if needed is None or needed <= machines:
-                break
-            lower += 1
+        lower = _arcflow_lower_bound(lengths, machines, lower, upper, deadline)
         if lower >= upper:
             return answer(OPTIMAL, "arcflow-lp")
-    deciders = {"cpsat": ["cpsat"], "milp": ["arcflow-milp"], "portfolio": ["arcflow-milp", "cpsat"]}[solver]
+    deciders = {"cpsat": ["cpsat"], "milp": ["arcflow-dive", "arcflow-milp"],
+                "portfolio": ["arcflow-dive", "arcflow-milp", "cpsat"]}[solver]
     for capacity in range(lower, upper):
         status = "unknown"
         for index, method in enumerate(deciders):
@@ -111,14 +108,32 @@ def pcmax_optimum(lengths: tuple[int, ...], machines: int, solver: str = "cpsat"
     return answer(OPTIMAL, deciders[-1])
 
 
+def _arcflow_lower_bound(lengths, machines, lower, upper, deadline) -> int:
+    """Smallest C in [lower, upper] the arc-flow LP does not refute, by bisection.
+
+    The LP's machine count never grows with C, so a refuted C refutes every
+    smaller one; a C left untested (graph too large, time up) only stops the
+    search, it never counts as refuted."""
+    from schedbench.solvers.milp.pcmax import lp_bins
+
+    while lower < upper and time.monotonic() < deadline:
+        middle = (lower + upper) // 2
+        needed = lp_bins(lengths, middle)
+        if needed is not None and needed > machines:
+            lower = middle + 1
+        else:
+            upper = middle
+    return lower
+
+
 def _decide(method, lengths, machines, capacity, seconds, hint):
     if method == "cpsat":
         from schedbench.solvers.cpsat.pcmax import decide
 
         return decide(lengths, machines, capacity, seconds, hint)
-    from schedbench.solvers.milp.pcmax import decide
+    from schedbench.solvers.milp.pcmax import decide, dive
 
-    return decide(lengths, machines, capacity, seconds)
+    return (dive if method == "arcflow-dive" else decide)(lengths, machines, capacity, seconds)
 
 
 def solve(instance, objective: str, solver: str, time_limit: float) -> Result:

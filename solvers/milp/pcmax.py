@@ -7,12 +7,14 @@ jobs fit in m machines of capacity C iff z* <= m. The LP relaxation gives
 the bound used before any branching.
 """
 
+import time
+from collections import Counter
 from collections.abc import Sequence
-from math import ceil
+from math import ceil, floor
 
 from ortools.linear_solver import pywraplp
 
-from schedbench.solvers.arcflow import ArcFlowGraph, assignment_from_bins, bins_from_flow, build
+from schedbench.solvers.arcflow import ArcFlowGraph, assignment_from_bins, bins_from_flow, build, paths_from_flow
 
 #: OR-Tools backend for the integer model (measured in bench/pcmax_engine.py).
 MIP_BACKEND = "SCIP"
@@ -77,3 +79,67 @@ def decide(lengths: Sequence[int], machines: int, capacity: int, time_limit: flo
     if code == pywraplp.Solver.INFEASIBLE:
         return "infeasible", None
     return "unknown", None
+
+
+def dive(lengths: Sequence[int], machines: int, capacity: int, time_limit: float) -> tuple[str, list[int] | None]:
+    """LP diving: fix machines to patterns of the arc-flow LP, re-solve on the jobs left.
+
+    Each step solves the LP on the jobs left and first tries to fix, at once,
+    every pattern the LP uses whole plus every disjoint pattern it uses more
+    than half; when the LP of what is left no longer fits the machines left,
+    it backs up and fixes instead the heaviest pattern alone, then the next
+    one. The arc-flow LP bound is almost always tight, so a dive usually ends
+    in a packing; it never proves infeasibility:
+    ('feasible', machine of each job) | ('unknown', None).
+    """
+    deadline = time.monotonic() + time_limit
+    try:
+        bins = _dive(Counter(lengths), machines, capacity, deadline)
+    except TimeoutError:
+        return "unknown", None
+    if bins is None:
+        return "unknown", None
+    return "feasible", assignment_from_bins(lengths, bins)
+
+
+#: Patterns tried alone, heaviest first, when fixing the bulk fails.
+DIVE_ALTERNATIVES = 2
+
+
+def _dive(left: Counter, machines: int, capacity: int, deadline: float) -> list[list[int]] | None:
+    if not sum(left.values()):
+        return []
+    if time.monotonic() > deadline:
+        raise TimeoutError
+    graph = build(list(left.elements()), capacity)
+    if graph.size > MAX_GRAPH:
+        return None
+    solver, flow = _model(graph, integer=False, backend="GLOP")
+    if solver.Solve() != pywraplp.Solver.OPTIMAL or ceil(solver.Objective().Value() - 1e-4) > machines:
+        return None
+    paths = sorted(paths_from_flow(graph, [v.solution_value() for v in flow]), key=lambda p: -p[0])
+    whole = [items for weight, items in paths for _ in range(floor(weight + 1e-6))]
+    halves = [items for weight, items in paths if 0.5 < weight % 1 < 1 - 1e-6]
+    options = [(whole, halves)] + [([items], []) for _, items in paths[:DIVE_ALTERNATIVES]]
+    for forced, optional in options:
+        rest, bins = left.copy(), []
+        for items in forced:  # the LP may cover a length more often than needed: drop the surplus
+            kept = []
+            for s in items:
+                if rest[s] > 0:
+                    rest[s] -= 1
+                    kept.append(s)
+            if kept:
+                bins.append(kept)
+        for items in optional:  # only whole, and only while the jobs are still there
+            needed = Counter(items)
+            if all(rest[s] >= c for s, c in needed.items()):
+                rest -= needed
+                bins.append(items)
+        if not bins or len(bins) > machines:
+            continue
+        tail = _dive(rest, machines - len(bins), capacity, deadline)
+        if tail is not None:
+            return bins + tail
+    return None
+
