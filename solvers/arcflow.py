@@ -11,6 +11,7 @@ schedule of makespan <= C, and the LP relaxation (min units of flow) is the
 strong Gilmore-Gomory bound.
 """
 
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,7 +29,10 @@ class ArcFlowGraph:
         return len(self.arcs) + len(self.nodes)
 
 
-def build(lengths: Sequence[int], capacity: int) -> ArcFlowGraph:
+def build(lengths: Sequence[int], capacity: int, max_size: int,
+          deadline: float = float("inf")) -> ArcFlowGraph | None:
+    """The compressed graph, or None as soon as it would pass ``max_size`` arcs + nodes
+    or the ``deadline`` (time.monotonic()): long lengths and a large C make it huge."""
     counts = Counter(lengths)
     reachable = {0}
     arcs = []
@@ -39,6 +43,10 @@ def build(lengths: Sequence[int], capacity: int) -> ArcFlowGraph:
             for r in range(copies):
                 arcs.append((d + r * s, d + (r + 1) * s, s))
                 new.add(d + (r + 1) * s)
+            if len(arcs) + len(reachable) + len(new) > max_size:
+                return None
+        if time.monotonic() > deadline:
+            return None
         reachable |= new
     nodes, arcs = _compress(capacity, reachable, arcs)
     return ArcFlowGraph(capacity, nodes, arcs, dict(counts))

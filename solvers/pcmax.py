@@ -118,7 +118,7 @@ def _arcflow_lower_bound(lengths, machines, lower, upper, deadline) -> int:
 
     while lower < upper and time.monotonic() < deadline:
         middle = (lower + upper) // 2
-        needed = lp_bins(lengths, middle)
+        needed = lp_bins(lengths, middle, deadline - time.monotonic())
         if needed is not None and needed > machines:
             lower = middle + 1
         else:

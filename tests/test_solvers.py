@@ -14,7 +14,7 @@ from schedbench.metrics.campaign import objective_value
 from schedbench.model.campaign import OBJECTIVES, Campaign, CampaignInstance, User
 from schedbench.model.pcmax import PcmaxInstance
 from schedbench.result import FEASIBLE, OPTIMAL
-from schedbench.schedule import Schedule
+from schedbench.schedule import Schedule, back_to_back
 from schedbench.solvers import solve
 from schedbench.solvers.campaign import optimal_user_flows
 from schedbench.solvers.pcmax import pcmax_optimum
@@ -52,6 +52,42 @@ def test_lawrinenko_sample_matches_known_optima(backend, size, count):
             proven += 1
             assert result.objective == optima[name], name
     assert proven >= count // 4
+
+
+#: Class 5-7 instances where LPT, MULTIFIT and local search miss the optimum.
+HARD_LAWRINENKO = ("p_cmax-class5-n162-m72-mu100-sigma50-seed12667.txt",
+                   "p_cmax-class6-n180-m80-minsize180-maxsize720-seed1718.txt",
+                   "p_cmax-class7-n140-m56-mu560-sigma140-seed18790.txt")
+
+
+@pytest.mark.skipif(not LAWRINENKO.exists(), reason="shared/ benchmarks not beside the checkout")
+@pytest.mark.parametrize("name", HARD_LAWRINENKO)
+def test_arcflow_lp_bound_and_dive_reach_the_known_optimum(name):
+    """The LP bound (by bisection) reaches the optimum, the cheap bounds do not
+    meet there, and the LP dive finds a schedule at exactly that makespan."""
+    from schedbench.solvers.milp.pcmax import dive
+    from schedbench.solvers.pcmax import _arcflow_lower_bound, _makespan, upper_bound
+    from schedbench.solvers.pcmax_bounds import lower_bound
+
+    optimum = known_optima()[name]
+    inst = read_benchmark_file(LAWRINENKO / "lawrinenko" / name)
+    upper = _makespan(upper_bound(inst.jobs, inst.machines)[0], inst.jobs)
+    cheap = lower_bound(inst.jobs, inst.machines, upper)[0]
+    assert cheap < upper and upper > optimum
+    assert _arcflow_lower_bound(inst.jobs, inst.machines, cheap, upper, float("inf")) == optimum
+    status, machine_of = dive(inst.jobs, inst.machines, optimum, 60)
+    assert status == "feasible"
+    schedule = Schedule(tuple(machine_of), tuple(back_to_back(machine_of, inst.jobs)))
+    assert validate(inst, schedule) == []
+    assert _makespan(machine_of, inst.jobs) == optimum
+
+
+def test_dive_never_claims_an_infeasible_capacity():
+    """Below the optimum the dive must give up, not return a packing."""
+    from schedbench.solvers.milp.pcmax import dive
+
+    assert dive((13, 5, 4, 13, 18, 6), 3, 21, 10) == ("unknown", None)  # optimum 22
+    assert dive((13, 5, 4, 13, 18, 6), 3, 22, 10)[0] == "feasible"
 
 
 def test_pcmax_small_known_optimum(solver):

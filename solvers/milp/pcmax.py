@@ -18,8 +18,9 @@ from schedbench.solvers.arcflow import ArcFlowGraph, assignment_from_bins, bins_
 
 #: OR-Tools backend for the integer model (measured in bench/pcmax_engine.py).
 MIP_BACKEND = "SCIP"
-#: Graphs above this many arcs + nodes are not built (memory, LP time).
-MAX_GRAPH = 400_000
+#: Graphs above this many arcs + nodes are not built (building the model alone takes
+#: about a second per 150,000 arcs).
+MAX_GRAPH = 250_000
 
 
 def _model(graph: ArcFlowGraph, integer: bool, backend: str, machines: int | None = None):
@@ -51,26 +52,44 @@ def _model(graph: ArcFlowGraph, integer: bool, backend: str, machines: int | Non
     return solver, flow
 
 
-def lp_bins(lengths: Sequence[int], capacity: int) -> int | None:
-    """ceil of the arc-flow LP bound on the machines of capacity C needed
-    (None when the graph is too large to build)."""
-    graph = build(lengths, capacity)
-    if graph.size > MAX_GRAPH:
+def _lp(lengths: Sequence[int], capacity: int, seconds: float) -> tuple[ArcFlowGraph, float, list[float]] | None:
+    """The arc-flow LP: (graph, min machines, arc flows), or None when the graph
+    is too large or GLOP does not finish in time."""
+    deadline = time.monotonic() + seconds
+    graph = build(lengths, capacity, MAX_GRAPH, deadline)
+    if graph is None:
         return None
-    solver, _ = _model(graph, integer=False, backend="GLOP")
+    solver, flow = _model(graph, integer=False, backend="GLOP")
+    if time.monotonic() > deadline:
+        return None
+    solver.SetTimeLimit(max(1, int((deadline - time.monotonic()) * 1000)))
     if solver.Solve() != pywraplp.Solver.OPTIMAL:
         return None
+    return graph, solver.Objective().Value(), [v.solution_value() for v in flow]
+
+
+def _machines_needed(value: float) -> int:
     # a generous tolerance: a float error must never refute a feasible C (it may only weaken the bound)
-    return ceil(solver.Objective().Value() - 1e-4)
+    return ceil(value - 1e-4)
+
+
+def lp_bins(lengths: Sequence[int], capacity: int, time_limit: float) -> int | None:
+    """ceil of the arc-flow LP bound on the machines of capacity C needed
+    (None when it cannot be computed within the limits)."""
+    solved = _lp(lengths, capacity, time_limit)
+    return None if solved is None else _machines_needed(solved[1])
 
 
 def decide(lengths: Sequence[int], machines: int, capacity: int, time_limit: float) -> tuple[str, list[int] | None]:
     """('feasible', machine of each job) | ('infeasible', None) | ('unknown', None)."""
-    graph = build(lengths, capacity)
-    if graph.size > MAX_GRAPH:
+    deadline = time.monotonic() + time_limit
+    graph = build(lengths, capacity, MAX_GRAPH, deadline)
+    if graph is None:
         return "unknown", None
     solver, flow = _model(graph, integer=True, backend=MIP_BACKEND, machines=machines)
-    solver.SetTimeLimit(max(1, int(time_limit * 1000)))
+    if time.monotonic() > deadline:
+        return "unknown", None
+    solver.SetTimeLimit(max(1, int((deadline - time.monotonic()) * 1000)))
     solver.SetNumThreads(1)
     code = solver.Solve()
     if code in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):
@@ -111,13 +130,11 @@ def _dive(left: Counter, machines: int, capacity: int, deadline: float) -> list[
         return []
     if time.monotonic() > deadline:
         raise TimeoutError
-    graph = build(list(left.elements()), capacity)
-    if graph.size > MAX_GRAPH:
+    solved = _lp(list(left.elements()), capacity, deadline - time.monotonic())
+    if solved is None or _machines_needed(solved[1]) > machines:
         return None
-    solver, flow = _model(graph, integer=False, backend="GLOP")
-    if solver.Solve() != pywraplp.Solver.OPTIMAL or ceil(solver.Objective().Value() - 1e-4) > machines:
-        return None
-    paths = sorted(paths_from_flow(graph, [v.solution_value() for v in flow]), key=lambda p: -p[0])
+    graph, _, flow = solved
+    paths = sorted(paths_from_flow(graph, flow), key=lambda p: -p[0])
     whole = [items for weight, items in paths for _ in range(floor(weight + 1e-6))]
     halves = [items for weight, items in paths if 0.5 < weight % 1 < 1 - 1e-6]
     options = [(whole, halves)] + [([items], []) for _, items in paths[:DIVE_ALTERNATIVES]]
