@@ -6,6 +6,6 @@ a solver.
 
 
 def registry(family: str) -> dict:
-    from schedbench.heuristics import campaign, pcmax
+    from schedbench.heuristics import campaign, mosp, pcmax
 
-    return {"pcmax": pcmax.HEURISTICS, "campaign": campaign.registry()}[family]
+    return {"pcmax": pcmax.HEURISTICS, "campaign": campaign.registry(), "mosp": mosp.HEURISTICS}[family]

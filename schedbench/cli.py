@@ -55,7 +55,7 @@ def solve(file, objective, solver, time_limit, formulation, as_json) -> None:
     result = run_solve(instance, objective, solver, time_limit, formulation)
     objective = objective or _default_objective(instance)
     if result.schedule is not None:
-        violations = validate(instance, result.schedule)
+        violations = validate(instance, result.schedule, objective)
         if violations:
             raise AssertionError(f"solver produced an invalid schedule: {violations[0]}")
     out = result_json(instance, result, objective)
@@ -78,7 +78,10 @@ def heuristic(name, file, inner, time_limit, as_json) -> None:
 
     pcmax: list, lpt, spt, mlpt. campaign: fcfs, faircamp, faircamp_nondelay,
     ostrich, multicamp, camp (one user). max-user-stretch is reported only
-    when every F_u* is proven within --time-limit.
+    when every F_u* is proven within --time-limit. mosp: ilba, lpt-lpt,
+    spt-lpt, less-helped-first; the schedule must keep the local constraints
+    against the heuristic's own local schedule, and any breach of SPEC's
+    reference (ref_k) is reported, not hidden.
     """
     from schedbench.heuristics import registry
     from schedbench.model import load_instance, schedule_to_json
@@ -89,10 +92,16 @@ def heuristic(name, file, inner, time_limit, as_json) -> None:
     if name not in heuristics:
         raise UserInputError("NAME", f"unknown {instance.family} heuristic {name!r} (known: {', '.join(heuristics)})")
     schedule = heuristics[name](instance, **({"inner": inner} if inner else {}))
-    violations = validate(instance, schedule)
-    if violations:
-        raise AssertionError(f"heuristic produced an invalid schedule: {violations[0]}")
-    out = {"heuristic": name, "family": instance.family, "metrics": _metrics(instance, schedule, time_limit),
+    if instance.family == "mosp":
+        from schedbench.report import mosp_metrics_json
+
+        metrics = mosp_metrics_json(instance, schedule, name, time_limit)
+    else:
+        violations = validate(instance, schedule)
+        if violations:
+            raise AssertionError(f"heuristic produced an invalid schedule: {violations[0]}")
+        metrics = _metrics(instance, schedule, time_limit)
+    out = {"heuristic": name, "family": instance.family, "metrics": metrics,
            "schedule": schedule_to_json(instance, schedule)}
     if as_json:
         _emit(out)
@@ -127,7 +136,9 @@ def validate(file, schedule, as_json) -> None:
 
 @cli.command()
 @click.argument("generator", type=click.Choice(["faircamp", "ostrich", "small", "swf", "unit-campaigns",
-                                                "fcfs-trap", "pcmax-uniform"]))
+                                                "fcfs-trap", "pcmax-uniform", "mosp-paper", "mosp-small",
+                                                "mosp-figure1", "mosp-figure2", "three-partition",
+                                                "three-partition-random", "mosp-two-jobs"]))
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--users", type=click.IntRange(min=1), default=5, show_default=True, help="k (faircamp, ostrich, small, unit-campaigns).")
 @click.option("--jobs", "n_jobs", type=click.IntRange(min=1), default=None, help="Number of jobs (faircamp, ostrich: 10^4; pcmax-uniform: 20).")
@@ -138,14 +149,27 @@ def validate(file, schedule, as_json) -> None:
 @click.option("--gap", type=click.IntRange(min=0), default=1200, show_default=True,
               help="swf: a gap longer than this (seconds) between a user's jobs starts a new campaign.")
 @click.option("--max-jobs", type=click.IntRange(min=1), default=None, help="swf: keep the first N trace jobs.")
+@click.option("--organizations", type=click.IntRange(min=2), default=5, show_default=True,
+              help="N (mosp-paper, mosp-small: up to N, mosp-figure1/2).")
+@click.option("--local-objective", type=click.Choice(["cmax", "sum_ci"]), default="cmax", show_default=True)
+@click.option("--selfish/--no-selfish", default=None, help="mosp: selfishness restriction (figures: on).")
+@click.option("--triples", type=click.IntRange(min=1), default=3, show_default=True, help="q (three-partition).")
+@click.option("--bound", type=click.IntRange(min=12), default=40, show_default=True, help="B (three-partition).")
+@click.option("--from", "source", type=click.Path(dir_okay=False), help="mosp-two-jobs: the 3-PARTITION file.")
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
-def generate(generator, seed, users, n_jobs, machines, campaigns, long_, trace, gap, max_jobs, out) -> None:
+def generate(generator, seed, users, n_jobs, machines, campaigns, long_, trace, gap, max_jobs, organizations,
+             local_objective, selfish, triples, bound, source, out) -> None:
     """Write a seeded, reproducible instance (same arguments, same bytes).
 
     faircamp: FAIRCAMP §VII; ostrich: OStrich §6; small: small random
     campaign instance for exact solving; swf: campaigns from a real trace;
     unit-campaigns: FAIRCAMP Prop. 4; fcfs-trap: FAIRCAMP Prop. 6;
-    pcmax-uniform: P||Cmax with U[1,100] lengths.
+    pcmax-uniform: P||Cmax with U[1,100] lengths. mosp-paper: MOSP §6
+    (N organizations, one machine each, U[1,1000], Zipf owners);
+    mosp-small: small random MOSP; mosp-figure1/2: Prop. 1 and 2;
+    three-partition: a planted yes-instance (certificate in meta);
+    three-partition-random: yes or no, for the solver; mosp-two-jobs:
+    Theorem 2's reduction of --from (threshold L in meta).
     """
     from schedbench.instances import campaign as gen
     from schedbench.instances.pcmax import uniform
@@ -163,6 +187,8 @@ def generate(generator, seed, users, n_jobs, machines, campaigns, long_, trace, 
         inst = gen.fcfs_trap(machines or 2, campaigns, long_)
     elif generator == "pcmax-uniform":
         inst = uniform(seed, n_jobs or 20, machines or 5)
+    elif generator.startswith(("mosp", "three")):
+        inst = _generate_mosp(generator, seed, organizations, n_jobs, local_objective, selfish, triples, bound, source)
     else:
         if not trace:
             raise UserInputError("--trace", "the swf generator needs --trace FILE")
@@ -174,6 +200,33 @@ def generate(generator, seed, users, n_jobs, machines, campaigns, long_, trace, 
         Path(out).write_text(text)
     else:
         click.echo(text, nl=False)
+
+
+def _generate_mosp(generator, seed, organizations, n_jobs, local_objective, selfish, triples, bound, source):
+    from schedbench.instances import mosp as gen
+
+    if generator == "mosp-paper":
+        return gen.paper_workload(organizations, n_jobs or 100, seed, local_objective=local_objective,
+                                  selfish=bool(selfish))
+    if generator == "mosp-small":
+        return gen.random_small(seed, organizations=(2, organizations), local_objective=local_objective,
+                                selfish=bool(selfish))
+    if generator == "mosp-figure1":
+        return gen.figure1(organizations, local_objective, selfish is not False)
+    if generator == "mosp-figure2":
+        return gen.figure2(organizations, selfish is not False)
+    if generator == "three-partition":
+        return gen.planted_three_partition(triples, bound, seed)
+    if generator == "three-partition-random":
+        return gen.random_three_partition(triples, bound, seed)
+    if not source:
+        raise UserInputError("--from", "mosp-two-jobs needs --from FILE, a three_partition instance")
+    from schedbench.model import load_instance
+
+    three = load_instance(source)
+    if three.family != "three_partition":
+        raise UserInputError("--from", f"{source} is a {three.family} instance, not three_partition")
+    return gen.mosp_two_jobs(three)[0]
 
 
 @cli.command()

@@ -31,6 +31,8 @@ def result_json(instance, result: Result, objective: str) -> dict[str, Any]:
         "objective_name": objective,
         "method": result.method,
     }
+    if instance.family == "three_partition" and result.schedule is not None:
+        out["certificate"] = [list(triple) for triple in result.schedule]
     if result.objective is not None:
         out["objective_fraction"] = fraction(result.objective)
     if result.bound is not None:
@@ -68,3 +70,27 @@ def campaign_metrics_json(instance, schedule, optimal_flows) -> dict[str, Any]:
     if instance.n_users == 1:
         objectives["user-flow"] = {"value": flows[0], "fraction": [flows[0], 1]}
     return {"makespan": makespan(instance.lengths, schedule), "users": users, "objectives": objectives}
+
+
+def mosp_metrics_json(instance, schedule, heuristic: str, time_limit: float) -> dict[str, Any]:
+    """A MOSP heuristic's schedule: exact global and fairness metrics, its own
+    local references, and any breach of SPEC's references (ref_k)."""
+    from schedbench.heuristics.mosp import local_phase, local_rule
+    from schedbench.metrics import mosp
+    from schedbench.validator import validate
+    from schedbench.validator.mosp import check
+
+    own = mosp.local_values(instance, local_phase(instance, local_rule(heuristic, instance)))
+    violations = check(instance, schedule, references=own)
+    if violations:
+        raise AssertionError(f"heuristic produced an invalid schedule: {violations[0]}")
+    value, bound = mosp.makespan(instance, schedule), mosp.lower_bound(instance)
+    makespans = mosp.local_makespans(instance, schedule)
+    stretch, jain = mosp.stretch(instance, schedule, time_limit), mosp.jain_index(instance, schedule)
+    return {"makespan": value, "lower_bound": number(bound), "lower_bound_fraction": fraction(bound),
+            "ratio_to_lower_bound": number(value / bound), "ratio_to_lower_bound_fraction": fraction(value / bound),
+            "local_makespans": makespans, "sum_local_makespans": sum(makespans),
+            "local_values": mosp.local_values(instance, schedule), "own_local_references": own,
+            "stretch": number(stretch), "stretch_fraction": fraction(stretch),
+            "jain_index": number(jain), "jain_index_fraction": fraction(jain),
+            "spec_reference_violations": [str(v) for v in validate(instance, schedule)]}

@@ -9,13 +9,13 @@ from schedbench.errors import UserInputError
 from schedbench.result import Result
 from schedbench.solvers import settings
 
-SOLVERS = ("cpsat", "milp", "portfolio")  # portfolio: P||Cmax only
+SOLVERS = ("cpsat", "milp", "portfolio")  # portfolio: P||Cmax problems only
 
 
 def solve(instance, objective: str | None = None, solver: str = "cpsat",
           time_limit: float | None = None, formulation: str = "default") -> Result:
     from schedbench.model import family_module
-    from schedbench.solvers import campaign, pcmax
+    from schedbench.solvers import campaign, mosp, pcmax, three_partition
 
     objectives = family_module(instance.family).OBJECTIVES
     objective = objective or objectives[0]
@@ -29,6 +29,10 @@ def solve(instance, objective: str | None = None, solver: str = "cpsat",
     limit = settings.DEFAULT_TIME_LIMIT if time_limit is None else time_limit
     if instance.family == "pcmax":
         return pcmax.solve(instance, objective, solver, limit)
-    if solver == "portfolio":
-        raise UserInputError("--solver", "the portfolio is for P||Cmax; campaign models take cpsat or milp")
+    if solver == "portfolio" and objective != "unconstrained-makespan":
+        raise UserInputError("--solver", "the portfolio is for P||Cmax problems; other models take cpsat or milp")
+    if instance.family == "mosp":
+        return mosp.solve(instance, objective, solver, limit)
+    if instance.family == "three_partition":
+        return three_partition.solve(instance, solver, limit)
     return campaign.solve(instance, objective, solver, limit, formulation)

@@ -11,10 +11,10 @@ from types import ModuleType
 from typing import Any
 
 from schedbench.errors import InstanceError, ScheduleFormatError
-from schedbench.model import campaign, fields, pcmax
+from schedbench.model import campaign, fields, mosp, pcmax, three_partition
 from schedbench.schedule import Schedule
 
-FAMILIES: dict[str, ModuleType] = {m.FAMILY: m for m in (pcmax, campaign)}
+FAMILIES: dict[str, ModuleType] = {m.FAMILY: m for m in (pcmax, campaign, mosp, three_partition)}
 
 
 def family_module(name: str) -> ModuleType:

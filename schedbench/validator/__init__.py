@@ -18,11 +18,17 @@ class Violation:
         return f"{self.rule} at {self.where}: {self.message}"
 
 
-def validate(instance, schedule: Schedule) -> list[Violation]:
-    """Every violated rule; an empty list means the schedule is valid."""
-    from schedbench.validator import campaign, pcmax
+def validate(instance, schedule: Schedule, objective: str | None = None) -> list[Violation]:
+    """Every violated rule; an empty list means the schedule is valid.
 
-    checkers = {"pcmax": pcmax.check, "campaign": campaign.check}
+    Only MOSP's objective changes the rules: ``unconstrained-makespan`` drops
+    the local constraints and selfishness."""
+    from schedbench.validator import campaign, mosp, pcmax, three_partition
+
+    checkers = {"pcmax": pcmax.check, "campaign": campaign.check, "mosp": mosp.check,
+                "three_partition": three_partition.check}
+    if instance.family == "mosp":
+        return mosp.check(instance, schedule, constrained=objective != "unconstrained-makespan")
     return checkers[instance.family](instance, schedule)
 
 

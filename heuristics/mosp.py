@@ -1,0 +1,135 @@
+"""The MOSP paper's four heuristics (§4), each an event-driven list scheduler.
+
+All four start from a local phase: every organization list-schedules its
+own jobs on its own machines in a local order (LPT, SPT or the input order).
+The second phase never delays a job against that local schedule:
+
+- ILBA (§4.1): organizations by non-decreasing local makespan; for k = 2..N
+  the jobs of the k-th are rescheduled in local order, each on the least
+  loaded machine among those of the first k organizations;
+- LPT-LPT and SPT-LPT (§4.2): machines serve their organization's queue in
+  local order (LPT or SPT); a machine whose queue is empty takes the longest
+  job not yet started, from any organization;
+- Less Helped First (§4.3): the same, local order = input order, and an idle
+  machine takes the next job of the organization that has received the
+  least work from others so far (ties: lowest index).
+
+``local_rule(name, instance)`` names each heuristic's local order, so its
+schedule can be checked against its own local schedule.
+"""
+
+from collections import deque
+from collections.abc import Callable
+from heapq import heapify, heappop, heappush
+
+from schedbench.schedule import Schedule
+
+ORDERS: dict[str, Callable] = {
+    "lpt": lambda jobs, lengths: sorted(jobs, key=lambda j: (-lengths[j], j)),
+    "spt": lambda jobs, lengths: sorted(jobs, key=lambda j: (lengths[j], j)),
+    "input": lambda jobs, lengths: list(jobs),
+}
+
+
+def local_order(instance, k: int, rule: str) -> list[int]:
+    return ORDERS[rule](instance.job_slice(k), instance.lengths)
+
+
+def local_phase(instance, rule: str) -> Schedule:
+    """Every organization alone on its own machines, list scheduling in local order."""
+    machine = [0] * len(instance.lengths)
+    start = [0] * len(instance.lengths)
+    for k in range(instance.n_organizations):
+        heap = [(0, q) for q in instance.machine_slice(k)]
+        for j in local_order(instance, k, rule):
+            t, q = heappop(heap)
+            machine[j], start[j] = q, t
+            heappush(heap, (t + instance.lengths[j], q))
+    return Schedule(tuple(machine), tuple(start))
+
+
+def ilba(instance) -> Schedule:
+    rule = local_rule("ilba", instance)
+    local = local_phase(instance, rule)
+    lengths = instance.lengths
+    makespans = [max((local.start[j] + lengths[j] for j in instance.job_slice(k)), default=0)
+                 for k in range(instance.n_organizations)]
+    ranked = sorted(range(instance.n_organizations), key=lambda k: (makespans[k], k))
+    machine, start = list(local.machine), list(local.start)
+    first = ranked[0]
+    heap = [(max((start[j] + lengths[j] for j in instance.job_slice(first) if machine[j] == q), default=0), q)
+            for q in instance.machine_slice(first)]
+    heapify(heap)
+    for k in ranked[1:]:
+        for q in instance.machine_slice(k):
+            heappush(heap, (0, q))
+        for j in sorted(instance.job_slice(k), key=lambda j: (local.start[j], local.machine[j])):
+            t, q = heappop(heap)
+            machine[j], start[j] = q, t
+            heappush(heap, (t + lengths[j], q))
+    return Schedule(tuple(machine), tuple(start))
+
+
+def _two_phase(instance, rule: str, pick: Callable) -> Schedule:
+    """Machines serve their own queue; an idle machine with an empty queue
+    takes ``pick(queues, help)``'s job. ``help[k]`` is the work of k's jobs
+    run by other organizations so far."""
+    lengths = instance.lengths
+    queues = [deque(local_order(instance, k, rule)) for k in range(instance.n_organizations)]
+    received = [0] * instance.n_organizations
+    machine = [0] * len(lengths)
+    start = [0] * len(lengths)
+    events = [(0, q) for q in range(instance.machines)]
+    heapify(events)
+    while events:
+        t, q = heappop(events)
+        own = instance.owner_of_machine[q]
+        if queues[own]:
+            j = queues[own].popleft()
+        else:
+            j = pick(queues, received)
+            if j is None:
+                continue  # nothing waits anywhere: this machine is done
+            owner = instance.owner_of_job[j]
+            queues[owner].remove(j)
+            received[owner] += lengths[j]
+        machine[j], start[j] = q, t
+        heappush(events, (t + lengths[j], q))
+    return Schedule(tuple(machine), tuple(start))
+
+
+def _longest_waiting(lengths):
+    def pick(queues, received):
+        waiting = [j for queue in queues for j in queue]
+        return min(waiting, key=lambda j: (-lengths[j], j), default=None)
+    return pick
+
+
+def _less_helped(queues, received):
+    waiting = [k for k, queue in enumerate(queues) if queue]
+    if not waiting:
+        return None
+    return queues[min(waiting, key=lambda k: (received[k], k))][0]
+
+
+def lpt_lpt(instance) -> Schedule:
+    return _two_phase(instance, "lpt", _longest_waiting(instance.lengths))
+
+
+def spt_lpt(instance) -> Schedule:
+    return _two_phase(instance, "spt", _longest_waiting(instance.lengths))
+
+
+def less_helped_first(instance) -> Schedule:
+    return _two_phase(instance, "input", _less_helped)
+
+
+HEURISTICS: dict[str, Callable] = {"ilba": ilba, "lpt-lpt": lpt_lpt, "spt-lpt": spt_lpt,
+                                   "less-helped-first": less_helped_first}
+
+
+def local_rule(name: str, instance) -> str:
+    """The local order of heuristic ``name``: ILBA follows the local objective."""
+    if name == "ilba":
+        return "lpt" if instance.local_objective == "cmax" else "spt"
+    return {"lpt-lpt": "lpt", "spt-lpt": "spt", "less-helped-first": "input"}[name]

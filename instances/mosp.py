@@ -1,0 +1,111 @@
+"""MOSP and 3-PARTITION generators: the paper's §6 workload, small random
+instances for exact comparison, the constructions of Prop. 1, Prop. 2 and
+Theorem 2, and 3-PARTITION instances.
+
+All randomness comes from ``random.Random(seed)``, so a (generator,
+parameters, seed) triple always gives byte-identical JSON.
+"""
+
+import random
+
+from schedbench.instances.campaign import zipf_weights
+from schedbench.model.mosp import MospInstance, Organization
+from schedbench.model.three_partition import ThreePartitionInstance, checked
+
+
+def paper_workload(organizations: int, jobs: int, seed: int, low: int = 1, high: int = 1000,
+                   zipf: float = 1.4267, local_objective: str = "cmax", selfish: bool = False) -> MospInstance:
+    """§6: n jobs with lengths U[low, high], each owned by an organization
+    drawn from Zipf(1.4267) over the N organizations, one machine each (the
+    paper does not give machine counts; its §5 formulas, C_local = sum p and
+    LB^(k) = sum p / N, assume one machine per organization)."""
+    rng = random.Random(seed)
+    weights = zipf_weights(organizations, zipf)
+    owned: list[list[int]] = [[] for _ in range(organizations)]
+    for _ in range(jobs):
+        owner = rng.choices(range(organizations), cum_weights=weights)[0]
+        owned[owner].append(rng.randint(low, high))
+    meta = {"generator": "mosp-paper", "organizations": organizations, "jobs": jobs, "seed": seed,
+            "lengths": [low, high], "zipf": zipf}
+    return MospInstance(tuple(Organization(1, tuple(o)) for o in owned), local_objective, "optimal", selfish,
+                        f"mosp-paper-N{organizations}-n{jobs}-s{seed}", meta)
+
+
+def random_small(seed: int, organizations=(2, 3), machines=(1, 2), jobs=(0, 4), length=(1, 6),
+                 local_objective: str = "cmax", selfish: bool = False) -> MospInstance:
+    """Small instances for exact comparison (every range inclusive)."""
+    rng = random.Random(seed)
+    orgs = []
+    for _ in range(rng.randint(*organizations)):
+        orgs.append(Organization(rng.randint(*machines),
+                                 tuple(rng.randint(*length) for _ in range(rng.randint(*jobs)))))
+    if not any(o.jobs for o in orgs):
+        orgs[0] = Organization(orgs[0].machines, (rng.randint(*length),))
+    meta = {"generator": "mosp-small", "seed": seed}
+    return MospInstance(tuple(orgs), local_objective, "optimal", selfish, f"mosp-small-s{seed}", meta)
+
+
+def figure1(n: int, local_objective: str = "cmax", selfish: bool = True) -> MospInstance:
+    """Prop. 1 (Fig. 1): N organizations with one machine each; O^(1) has two
+    jobs of length N, every other one N unit jobs. Unconstrained optimum
+    N + 1; under selfishness the local schedule (2N) is the only valid one."""
+    orgs = (Organization(1, (n, n)),) + tuple(Organization(1, (1,) * n) for _ in range(n - 1))
+    return MospInstance(orgs, local_objective, "optimal", selfish, f"mosp-figure1-N{n}", {"generator": "figure1"})
+
+
+def figure2(n: int, selfish: bool = True) -> MospInstance:
+    """Prop. 2 (Fig. 2), N >= 2 organizations with one machine each: O^(1) has
+    N unit jobs, O^(N) two jobs of length N - 1. The text leaves O^(2..N-1)
+    unstated; here each has one job of length N - 1, which makes the total
+    work N^2, so the optimum under local constraints is N, while under
+    selfishness no schedule beats 2N - 2 (ratio 2 - 2/N)."""
+    middle = tuple(Organization(1, (n - 1,)) for _ in range(n - 2))
+    orgs = (Organization(1, (1,) * n),) + middle + (Organization(1, (n - 1, n - 1)),)
+    return MospInstance(orgs, "cmax", "optimal", selfish, f"mosp-figure2-N{n}", {"generator": "figure2"})
+
+
+def mosp_two_jobs(instance: ThreePartitionInstance) -> tuple[MospInstance, int]:
+    """SPEC's reduction ``mosp-two-jobs`` (Theorem 2) and its threshold L:
+    yes iff the MOSP optimum (objective makespan) is <= L."""
+    q, b = instance.triples, instance.bound
+    big = (q + 1) * b + 11
+    orgs = tuple(Organization(1, (big, (q + 1) * a + 3)) for a in instance.items)
+    orgs += tuple(Organization(1, (1, 1)) for _ in range(q))
+    meta = {"generator": "mosp-two-jobs", "threshold": big, "source": instance.name}
+    return MospInstance(orgs, "cmax", "optimal", False, f"mosp-two-jobs-{instance.name}", meta), big
+
+
+def planted_three_partition(q: int, bound: int, seed: int) -> ThreePartitionInstance:
+    """A yes-instance: q triples drawn to sum to B with every item in
+    (B/4, B/2), shuffled; the planted certificate is in meta."""
+    if bound < 12:
+        raise ValueError("B must be at least 12 for triples strictly inside (B/4, B/2)")
+    rng = random.Random(seed)
+    low, high = bound // 4 + 1, (bound - 1) // 2  # integers strictly inside (B/4, B/2)
+    triples = []
+    while len(triples) < q:
+        a, b = rng.randint(low, high), rng.randint(low, high)
+        c = bound - a - b
+        if low <= c <= high:
+            triples.append((a, b, c))
+    order = list(range(3 * q))
+    rng.shuffle(order)
+    items = [0] * (3 * q)
+    for slot, value in zip(order, (v for t in triples for v in t)):
+        items[slot] = value
+    certificate = [sorted(order[3 * t: 3 * t + 3]) for t in range(q)]
+    meta = {"generator": "three-partition-planted", "seed": seed, "certificate": certificate}
+    return checked(ThreePartitionInstance(bound, tuple(items), f"3p-planted-q{q}-B{bound}-s{seed}", meta))
+
+
+def random_three_partition(q: int, bound: int, seed: int) -> ThreePartitionInstance:
+    """Items uniform in (B/4, B/2) with sum qB (drawn until the last item fits):
+    yes or no is for the solver to decide."""
+    rng = random.Random(seed)
+    low, high = bound // 4 + 1, (bound - 1) // 2
+    while True:
+        items = [rng.randint(low, high) for _ in range(3 * q - 1)]
+        last = q * bound - sum(items)
+        if low <= last <= high:
+            meta = {"generator": "three-partition-random", "seed": seed}
+            return checked(ThreePartitionInstance(bound, (*items, last), f"3p-random-q{q}-B{bound}-s{seed}", meta))

@@ -1,0 +1,103 @@
+"""Multi-organization metrics (SPEC.md family ``mosp``; MOSP paper §3-§5), all exact.
+
+- local value of organization k: its makespan C^(k) (local objective cmax)
+  or its sum of completion times (sum_ci);
+- ``ref_k``, the local reference (SPEC): k's value with its jobs alone on
+  its own machines, optimal or by LPT/SPT;
+- LB = max(sum p / m, p_max), m = all machines (§6, Fig. 6);
+- Stretch = max_k C^(k) / C^(k)alone, C^(k)alone the P||Cmax optimum of
+  k's jobs on all m machines (§5.1);
+- Jain index of x_k = C^(k) / LB^(k), LB^(k) = max(sum p^(k) / m, p_max^(k))
+  (§5.2 writes sum p^(k) / N: one machine per organization, where m = N).
+Organizations without jobs have no makespan and are left out of Stretch and
+the Jain index.
+"""
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from schedbench.errors import UserInputError
+from schedbench.schedule import Schedule
+
+
+def completions(instance, schedule: Schedule, k: int) -> list[int]:
+    lengths = instance.lengths
+    return [schedule.start[j] + lengths[j] for j in instance.job_slice(k)]
+
+
+def local_makespans(instance, schedule: Schedule) -> list[int]:
+    return [max(completions(instance, schedule, k), default=0) for k in range(instance.n_organizations)]
+
+
+def local_values(instance, schedule: Schedule) -> list[int]:
+    """Each organization's own objective: C^(k) (cmax) or sum C^(k) (sum_ci)."""
+    if instance.local_objective == "cmax":
+        return local_makespans(instance, schedule)
+    return [sum(completions(instance, schedule, k)) for k in range(instance.n_organizations)]
+
+
+def makespan(instance, schedule: Schedule) -> int:
+    return max(local_makespans(instance, schedule), default=0)
+
+
+def list_schedule_value(lengths: Sequence[int], machines: int, objective: str) -> int:
+    """Makespan or sum of completion times of list scheduling ``lengths`` in the given order."""
+    loads = [0] * machines
+    total = 0
+    for p in lengths:
+        q = min(range(machines), key=loads.__getitem__)
+        loads[q] += p
+        total += loads[q]
+    return max(loads) if objective == "cmax" else total
+
+
+def local_references(instance, time_limit: float = 60.0) -> list[int]:
+    """ref_k of SPEC's ``local_reference``; an unproven P||Cmax optimum is an error, not a guess."""
+    out = []
+    for org in instance.organizations:
+        if not org.jobs:
+            out.append(0)
+            continue
+        spt = sorted(org.jobs)
+        if instance.local_objective == "sum_ci":  # SPT is optimal for P||sum C
+            order = spt if instance.local_reference in ("optimal", "spt") else spt[::-1]
+            out.append(list_schedule_value(order, org.machines, "sum_ci"))
+        elif instance.local_reference == "optimal":
+            out.append(pcmax_optimum_value(org.jobs, org.machines, time_limit))
+        else:
+            order = spt if instance.local_reference == "spt" else spt[::-1]
+            out.append(list_schedule_value(order, org.machines, "cmax"))
+    return out
+
+
+def pcmax_optimum_value(jobs: Sequence[int], machines: int, time_limit: float) -> int:
+    from schedbench.solvers.pcmax import pcmax_optimum
+
+    found = pcmax_optimum(tuple(jobs), machines, "portfolio", time_limit)
+    if not found.optimal:
+        raise UserInputError("--time-limit", f"the P||Cmax optimum of {len(jobs)} jobs on {machines} machines "
+                                             f"is not proven within {time_limit} s (between {found.bound} "
+                                             f"and {found.makespan})")
+    return found.makespan
+
+
+def lower_bound(instance) -> Fraction:
+    lengths = instance.lengths
+    return max(Fraction(sum(lengths), instance.machines), Fraction(max(lengths, default=0)))
+
+
+def organization_lower_bound(jobs: Sequence[int], machines: int) -> Fraction:
+    return max(Fraction(sum(jobs), machines), Fraction(max(jobs)))
+
+
+def stretch(instance, schedule: Schedule, time_limit: float = 60.0) -> Fraction:
+    makespans = local_makespans(instance, schedule)
+    return max(Fraction(makespans[k], pcmax_optimum_value(org.jobs, instance.machines, time_limit))
+               for k, org in enumerate(instance.organizations) if org.jobs)
+
+
+def jain_index(instance, schedule: Schedule) -> Fraction:
+    makespans = local_makespans(instance, schedule)
+    x = [makespans[k] / organization_lower_bound(org.jobs, instance.machines)
+         for k, org in enumerate(instance.organizations) if org.jobs]
+    return sum(x) ** 2 / (len(x) * sum(v * v for v in x))

@@ -1,0 +1,79 @@
+"""3-PARTITION instances (SPEC.md, family ``three_partition``).
+
+Valid only with 3q items summing to qB, each strictly between B/4 and B/2
+(so any triple summing to B has exactly three items). A solution is a
+certificate, a list of q triples of item indexes, which takes the place of
+a schedule (``schedule_to_json`` / ``schedule_from_json``): its JSON is
+``{"certificate": [[i, j, k], ...]}``.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from schedbench.errors import InstanceError, ScheduleFormatError
+from schedbench.model import fields
+
+FAMILY = "three_partition"
+OBJECTIVES = ("decision",)
+
+Certificate = tuple[tuple[int, int, int], ...]
+
+
+@dataclass(frozen=True)
+class ThreePartitionInstance:
+    bound: int
+    items: tuple[int, ...]
+    name: str = ""
+    meta: dict = field(default_factory=dict, compare=False, hash=False)
+
+    family = FAMILY
+
+    @property
+    def triples(self) -> int:
+        """q: the number of triples."""
+        return len(self.items) // 3
+
+
+def parse(obj: dict) -> ThreePartitionInstance:
+    bound = fields.length(fields.required(obj, "bound", ""), "bound")
+    raw = fields.json_list(fields.required(obj, "items", ""), "items")
+    items = tuple(fields.length(a, f"items[{i}]") for i, a in enumerate(raw))
+    return checked(ThreePartitionInstance(bound, items, str(obj.get("name", "")), dict(obj.get("meta", {}) or {})))
+
+
+def checked(instance: ThreePartitionInstance) -> ThreePartitionInstance:
+    """The instance if SPEC's three conditions hold, else an error naming the field."""
+    b, items = instance.bound, instance.items
+    if len(items) % 3:
+        raise InstanceError("items", f"must hold 3q items, got {len(items)}")
+    q = len(items) // 3
+    if sum(items) != q * b:
+        raise InstanceError("items", f"must sum to q*B = {q}*{b} = {q * b}, got {sum(items)}")
+    for i, a in enumerate(items):
+        if not b < 4 * a or not 2 * a < b:  # B/4 < a < B/2, in integers
+            raise InstanceError(f"items[{i}]", f"{a} is not strictly between B/4 = {b / 4:g} and B/2 = {b / 2:g}")
+    return instance
+
+
+def to_json(instance: ThreePartitionInstance) -> dict[str, Any]:
+    out = fields.document_header(FAMILY, instance.name, instance.meta)
+    out.update(bound=instance.bound, items=list(instance.items))
+    return out
+
+
+def schedule_to_json(instance: ThreePartitionInstance, certificate: Certificate) -> dict[str, Any]:
+    return {"certificate": [list(t) for t in certificate]}
+
+
+def schedule_from_json(instance: ThreePartitionInstance, obj: Any) -> Certificate:
+    """Shape and types only; whether it is a 3-partition is the validator's question."""
+    if isinstance(obj, dict):
+        obj = obj.get("certificate")
+    if not isinstance(obj, list):
+        raise ScheduleFormatError("certificate", "must be a list of triples of item indexes")
+    out = []
+    for t, triple in enumerate(obj):
+        if not isinstance(triple, list) or len(triple) != 3 or not all(fields.is_int(i) for i in triple):
+            raise ScheduleFormatError(f"certificate[{t}]", f"must be a list of 3 item indexes, got {triple!r}")
+        out.append(tuple(triple))
+    return tuple(out)

@@ -1,0 +1,73 @@
+"""Multi-organization scheduling: machine rules, local constraints and,
+when the instance (or the caller) asks, the selfishness restriction.
+
+Local constraints compare each organization's value with a reference:
+SPEC's ``ref_k`` by default, or the caller's (a heuristic is checked
+against its own local schedule). Selfishness (SPEC): a job j of k may start
+no later than (a) the first start of a foreign job on k's machines and
+(b) the first idle moment of any machine of k.
+"""
+
+from collections.abc import Sequence
+
+from schedbench.metrics.mosp import local_references, local_values
+from schedbench.schedule import Schedule
+from schedbench.validator import Violation
+from schedbench.validator.machines import check_machines
+
+
+def check(instance, schedule: Schedule, references: Sequence[int] | None = None,
+          selfish: bool | None = None, constrained: bool = True) -> list[Violation]:
+    """``constrained=False`` is the objective ``unconstrained-makespan``: machine rules only."""
+    out = check_machines(instance.lengths, instance.machines, schedule, lambda j: _job(instance, j))
+    if out or not constrained:
+        return out
+    out += _local_constraints(instance, schedule, references)
+    if instance.selfish if selfish is None else selfish:
+        out += selfishness(instance, schedule)
+    return out
+
+
+def _job(instance, j: int) -> str:
+    k = instance.owner_of_job[j]
+    return f"organizations[{k}].jobs[{j - instance.job_slice(k).start}]"
+
+
+def _local_constraints(instance, schedule: Schedule, references: Sequence[int] | None) -> list[Violation]:
+    refs = local_references(instance) if references is None else references
+    name = "makespan" if instance.local_objective == "cmax" else "sum of completion times"
+    return [Violation("local-constraint", f"organizations[{k}]", f"{name} {value} exceeds its reference {ref}")
+            for k, (value, ref) in enumerate(zip(local_values(instance, schedule), refs)) if value > ref]
+
+
+def selfishness(instance, schedule: Schedule) -> list[Violation]:
+    lengths = instance.lengths
+    on_machine: dict[int, list[tuple[int, int, int]]] = {}
+    for j, (q, s) in enumerate(zip(schedule.machine, schedule.start)):
+        on_machine.setdefault(q, []).append((s, s + lengths[j], j))
+    out = []
+    for k in range(instance.n_organizations):
+        first_idle = min(_first_idle(sorted(on_machine.get(q, []))) for q in instance.machine_slice(k))
+        foreign = [(s, j) for q in instance.machine_slice(k) for s, _, j in on_machine.get(q, [])
+                   if instance.owner_of_job[j] != k]
+        first_foreign = min(foreign, default=None)
+        for j in instance.job_slice(k):
+            s = schedule.start[j]
+            if first_foreign is not None and first_foreign[0] < s:
+                out.append(Violation("selfishness", _job(instance, j),
+                                     f"starts at {s}, after foreign {_job(instance, first_foreign[1])} "
+                                     f"started on a machine of its organization at {first_foreign[0]}"))
+            elif s > first_idle:
+                out.append(Violation("selfishness", _job(instance, j),
+                                     f"starts at {s} while a machine of its organization is idle from {first_idle}"))
+    return out
+
+
+def _first_idle(intervals: list[tuple[int, int, int]]) -> int:
+    """End of the busy stretch that starts at 0 (0 if the machine is idle at 0)."""
+    busy_until = 0
+    for start, end, _ in intervals:
+        if start > busy_until:
+            break
+        busy_until = max(busy_until, end)
+    return busy_until

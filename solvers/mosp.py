@@ -1,0 +1,129 @@
+"""MOSP: the family entry of the exact solvers.
+
+``makespan``: minimise the global makespan under the local constraints
+(SPEC's ``ref_k``) and, for selfish instances, the selfishness restriction.
+Every job of k completes by its latest completion: ref_k (cmax), or ref_k
+minus the other jobs of k (sum_ci: each completes at least its length), so
+max_k ref_k bounds the horizon. ``unconstrained-makespan`` is P||Cmax on
+all machines: the engine.
+"""
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+
+from schedbench.metrics.mosp import local_references, makespan
+from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
+from schedbench.schedule import Schedule
+from schedbench.solvers.pcmax import pcmax_optimum
+
+
+@dataclass(frozen=True)
+class MospSpec:
+    instance: object
+    references: tuple[int, ...]
+
+    def latest_completion(self, j: int) -> int:
+        inst = self.instance
+        k = inst.owner_of_job[j]
+        if inst.local_objective == "cmax":
+            return self.references[k]
+        others = sum(inst.lengths[i] for i in inst.job_slice(k)) - inst.lengths[j]
+        return self.references[k] - others
+
+    @property
+    def horizon(self) -> int:
+        return max((self.latest_completion(j) for j in range(len(self.instance.lengths))), default=0)
+
+    def twins(self) -> list[tuple[int, int]]:
+        """Consecutive jobs of one organization with equal lengths: interchangeable
+        in every rule, so the models may order their starts."""
+        inst = self.instance
+        pairs = []
+        for k in range(inst.n_organizations):
+            by_length: dict[int, list[int]] = {}
+            for j in inst.job_slice(k):
+                by_length.setdefault(inst.lengths[j], []).append(j)
+            for group in by_length.values():
+                pairs += zip(group, group[1:])
+        return pairs
+
+    def lower_bound(self) -> int:
+        lengths = self.instance.lengths
+        return max(-(-sum(lengths) // self.instance.machines), max(lengths, default=0))
+
+
+def incumbent(spec: MospSpec) -> Schedule | None:
+    """The best valid schedule among the paper's heuristics and the local
+    schedule itself (each organization's reference schedule on its own
+    machines, longest job last on each machine, the order that best keeps
+    selfishness): a warm start and an upper bound for the models."""
+    from schedbench.heuristics.mosp import HEURISTICS, local_phase
+    from schedbench.validator.mosp import check
+
+    inst = spec.instance
+    candidates = [run(inst) for run in HEURISTICS.values()]
+    candidates.append(local_phase(inst, "spt" if inst.local_objective == "sum_ci" else "lpt"))
+    if inst.local_objective == "cmax" and inst.local_reference == "optimal":
+        candidates.append(_optimal_local_schedule(inst))
+    valid = [s for s in candidates if not check(inst, s, references=spec.references)]
+    return min(valid, key=lambda s: makespan(inst, s), default=None)
+
+
+def _optimal_local_schedule(inst) -> Schedule:
+    machine = [0] * len(inst.lengths)
+    start = [0] * len(inst.lengths)
+    for k, org in enumerate(inst.organizations):
+        if not org.jobs:
+            continue
+        found = pcmax_optimum(org.jobs, org.machines, "portfolio")
+        jobs = list(inst.job_slice(k))
+        for q in set(found.machine):
+            t = 0
+            for j in sorted((j for j, local in zip(jobs, found.machine) if local == q), key=inst.lengths.__getitem__):
+                machine[j], start[j] = inst.machine_slice(k)[q], t
+                t += inst.lengths[j]
+    return Schedule(tuple(machine), tuple(start))
+
+
+def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
+    """Bound-driven, as the P||Cmax engine: C = lower bound, C + 1, ... is
+    decided by the model with the makespan capped at C (a tight cap shrinks
+    every start window), so the first feasible C is optimal; the warm start
+    closes the search when C reaches its makespan."""
+    began = time.perf_counter()
+    if objective == "unconstrained-makespan":
+        found = pcmax_optimum(instance.lengths, instance.machines, solver, time_limit)
+        return Result(found.status, Fraction(found.makespan), Fraction(found.bound),
+                      Schedule(found.machine, found.start), solver, found.method, time.perf_counter() - began)
+    deadline = began + time_limit
+    spec = MospSpec(instance, tuple(local_references(instance, time_limit)))
+    details = {"local_references": list(spec.references)}
+    if any(spec.latest_completion(j) < p for j, p in enumerate(instance.lengths)):
+        return Result(INFEASIBLE, None, None, None, solver, "references", time.perf_counter() - began, details)
+    if solver == "cpsat":
+        from schedbench.solvers.cpsat.mosp import solve as model
+    else:
+        from schedbench.solvers.milp.mosp import solve as model
+    best = incumbent(spec)
+    upper = spec.horizon if best is None else makespan(instance, best) - 1  # the caps left to decide
+    lower, schedule, method = spec.lower_bound(), best, "bounds"
+    while lower <= upper and time.perf_counter() < deadline:
+        outcome = model(spec, deadline - time.perf_counter(), best, cap=lower)
+        method = "model"
+        if outcome.status == INFEASIBLE:
+            lower += 1
+            continue
+        if outcome.solution is not None:
+            n = len(instance.lengths)
+            schedule = Schedule(tuple(outcome.solution[:n]), tuple(outcome.solution[n:]))
+            lower = makespan(instance, schedule)
+        break
+    elapsed = time.perf_counter() - began
+    if schedule is None:
+        status = INFEASIBLE if lower > upper else UNKNOWN
+        return Result(status, None, None if status == INFEASIBLE else Fraction(lower), None,
+                      solver, method, elapsed, details)
+    value = makespan(instance, schedule)
+    status = OPTIMAL if lower >= value else FEASIBLE
+    return Result(status, Fraction(value), Fraction(min(lower, value)), schedule, solver, method, elapsed, details)

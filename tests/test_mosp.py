@@ -1,0 +1,206 @@
+"""Multi-organization scheduling and 3-PARTITION: formats, the validator's
+rules, the paper's heuristics, both exact backends, the paper's examples."""
+
+import dataclasses
+import json
+from fractions import Fraction
+
+import pytest
+
+from schedbench.errors import InstanceError
+from schedbench.heuristics.mosp import HEURISTICS, local_phase, local_rule
+from schedbench.instances.mosp import (figure1, figure2, mosp_two_jobs, paper_workload, planted_three_partition,
+                                       random_small, random_three_partition)
+from schedbench.metrics.mosp import jain_index, local_references, local_values, lower_bound, makespan, stretch
+from schedbench.model import instance_to_json, parse_instance
+from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL
+from schedbench.schedule import Schedule
+from schedbench.solvers import solve
+from schedbench.validator import validate
+from schedbench.validator.mosp import check
+
+from conftest import run_cli, write_json
+
+MOSP = {"family": "mosp", "format_version": 1, "local_objective": "cmax",
+        "organizations": [{"machines": 1, "jobs": [3, 3]}, {"machines": 2, "jobs": [1]}]}
+
+
+def test_mosp_round_trip_defaults_and_numbering():
+    inst = parse_instance(MOSP)
+    assert inst.local_reference == "optimal" and inst.selfish is False
+    assert inst.lengths == (3, 3, 1) and inst.machines == 3
+    assert list(inst.machine_slice(1)) == [1, 2] and inst.owner_of_job == (0, 0, 1)
+    assert parse_instance(json.loads(json.dumps(instance_to_json(inst)))) == inst
+
+
+@pytest.mark.parametrize("change,field", [
+    ({"local_objective": "flow"}, "local_objective"),
+    ({"local_reference": "best"}, "local_reference"),
+    ({"selfish": 1}, "selfish"),
+    ({"organizations": [{"machines": 0, "jobs": [1]}]}, "organizations[0].machines"),
+    ({"organizations": [{"machines": 1, "jobs": [1, 0]}]}, "organizations[0].jobs[1]"),
+])
+def test_bad_mosp_instances_name_the_field(change, field):
+    with pytest.raises(InstanceError) as err:
+        parse_instance(dict(MOSP, **change))
+    assert err.value.field == field
+
+
+@pytest.mark.parametrize("items,field", [
+    ([6, 7, 7, 6, 7], "items"),            # not 3q items
+    ([6, 7, 7, 6, 7, 8], "items"),         # sum is not qB
+    ([5, 7, 8, 6, 7, 7], "items[0]"),      # 5 = B/4 is not strictly inside (B/4, B/2)
+    ([10, 5, 5, 6, 7, 7], "items[0]"),     # 10 = B/2
+])
+def test_three_partition_rejects_off_spec_items(items, field):
+    with pytest.raises(InstanceError) as err:
+        parse_instance({"family": "three_partition", "format_version": 1, "bound": 20, "items": items})
+    assert err.value.field == field
+
+
+def test_validator_catches_local_and_selfish_violations():
+    inst = parse_instance(dict(MOSP, selfish=True))
+    assert local_references(inst) == [6, 1]
+    # org 1's unit job waits behind org 0's job on org 1's own machine: local constraint broken
+    late = Schedule((0, 1, 1), (0, 0, 3))
+    assert [v.rule for v in validate(inst, late)] == ["local-constraint", "selfishness"]
+    # a foreign job starts on org 0's machine before org 0's own second job: selfishness (a)
+    early_foreign = Schedule((0, 1, 0), (1, 0, 0))
+    rules = [v.rule for v in check(inst, early_foreign, references=[6, 1])]
+    assert "selfishness" in rules
+    # org 0's second job waits while org 0's machine idles: selfishness (b)
+    idle = Schedule((0, 1, 2), (4, 0, 0))
+    assert [v.rule for v in check(inst, idle, references=[7, 1])] == ["selfishness"]
+    assert check(inst, idle, references=[7, 1], selfish=False) == []
+    assert validate(inst, Schedule((0, 1, 2), (0, 0, 0))) == []
+
+
+def test_three_partition_certificates_are_checked():
+    inst = planted_three_partition(3, 40, seed=1)
+    good = tuple(tuple(t) for t in inst.meta["certificate"])
+    assert validate(inst, good) == []
+    ordered = sorted(range(9), key=inst.items.__getitem__)
+    lopsided = (tuple(ordered[:3]), tuple(ordered[3:6]), tuple(ordered[6:]))  # smallest three sum below B
+    assert "triple-sum" in {v.rule for v in validate(inst, lopsided)}
+    assert {v.rule for v in validate(inst, (good[0], good[0], good[2]))} == {"item-twice", "item-missing"}
+
+
+@pytest.mark.parametrize("objective", ["cmax", "sum_ci"])
+def test_heuristics_keep_local_constraints_and_selfishness(objective):
+    """§4.4's claim, on 300 random instances: no job is delayed against the
+    heuristic's own local schedule and selfishness holds."""
+    for seed in range(300):
+        inst = random_small(seed, organizations=(2, 4), machines=(1, 3), jobs=(0, 5), length=(1, 9),
+                            local_objective=objective, selfish=True)
+        for name, run in HEURISTICS.items():
+            references = local_values(inst, local_phase(inst, local_rule(name, inst)))
+            assert check(inst, run(inst), references=references) == [], (name, seed)
+
+
+def test_heuristics_on_the_paper_examples():
+    for n in range(2, 7):
+        for run in HEURISTICS.values():
+            assert makespan(figure1(n), run(figure1(n))) == 2 * n
+            assert makespan(figure2(n), run(figure2(n))) == 2 * n - 2
+
+
+def test_metrics_exact():
+    inst = parse_instance(MOSP)
+    schedule = Schedule((0, 1, 2), (0, 0, 0))
+    assert makespan(inst, schedule) == 3 and lower_bound(inst) == 3
+    # org 0 alone on all 3 machines: 3; org 1: 1
+    assert stretch(inst, schedule) == 1
+    assert jain_index(inst, schedule) == 1
+    serial = Schedule((0, 0, 2), (0, 3, 0))  # x = (6/3, 1/1): Jain (2+1)^2 / (2 (4+1))
+    assert jain_index(inst, serial) == Fraction(9, 10) and stretch(inst, serial) == 2
+
+
+def _agree(inst, objective=None):
+    a = solve(inst, objective, "cpsat", 30)
+    b = solve(inst, objective, "milp", 30)
+    assert a.status == b.status, inst
+    if a.status == OPTIMAL:
+        assert a.objective == b.objective, inst
+    for result in (a, b):
+        if result.schedule is not None:
+            assert validate(inst, result.schedule, objective) == []
+    return a
+
+
+@pytest.mark.parametrize("objective,selfish", [("cmax", False), ("cmax", True), ("sum_ci", False), ("sum_ci", True)])
+def test_cpsat_and_milp_agree_on_random_instances(objective, selfish):
+    """At least 200 random instances in all (50 per variant); each backend
+    proves every one, and the models (not only the bounds) decide many."""
+    by_model = 0
+    for seed in range(50):
+        inst = random_small(1000 + seed, organizations=(2, 3), machines=(1, 2), jobs=(1, 4), length=(1, 9),
+                            local_objective=objective, selfish=selfish)
+        result = _agree(inst)
+        assert result.status == OPTIMAL
+        by_model += result.method == "model"
+    assert by_model >= 2
+
+
+def test_selfishness_and_local_constraints_can_cost_makespan():
+    """Random instances where the rules bind: the constrained optimum is never
+    below the unconstrained one, and exceeds it somewhere."""
+    gaps = 0
+    for seed in range(40):
+        inst = random_small(2000 + seed, organizations=(2, 3), machines=(1, 1), jobs=(1, 3), length=(1, 6),
+                            selfish=True)
+        constrained = solve(inst, None, "cpsat", 30)
+        free = solve(inst, "unconstrained-makespan", "cpsat", 30)
+        assert constrained.status == free.status == OPTIMAL
+        assert constrained.objective >= free.objective
+        gaps += constrained.objective > free.objective
+    assert gaps > 0
+
+
+@pytest.mark.parametrize("n", range(2, 6))
+def test_propositions_1_and_2_reproduced_exactly(n):
+    """Prop. 1: under selfishness Fig. 1's optimum is 2N against N + 1
+    unconstrained (3N/2 rounded up with local constraints only). Prop. 2:
+    Fig. 2's optimum is 2N - 2 under selfishness against N."""
+    one, two = figure1(n), figure2(n)
+    expected = [(one, None, 2 * n), (dataclasses.replace(one, selfish=False), None, -(-3 * n // 2)),
+                (one, "unconstrained-makespan", n + 1), (two, None, 2 * n - 2),
+                (dataclasses.replace(two, selfish=False), None, n)]
+    for inst, objective, value in expected:
+        result = _agree(inst, objective)
+        assert result.status == OPTIMAL and result.objective == value, (inst.name, objective)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_theorem_2_reduction(seed):
+    """yes iff the MOSP optimum of the reduction is <= L, on planted yes- and
+    random instances (q = 2, 3), both answers proven."""
+    for three in (planted_three_partition(2 + seed % 2, 24, seed), random_three_partition(2 + seed % 2, 24, seed)):
+        answer = solve(three, None, "cpsat", 30)
+        assert answer.status == solve(three, None, "milp", 30).status
+        assert answer.status in (FEASIBLE, INFEASIBLE)
+        if answer.status == FEASIBLE:
+            assert validate(three, answer.schedule) == []
+        reduced, threshold = mosp_two_jobs(three)
+        optimum = solve(reduced, None, "cpsat", 60)
+        assert optimum.status == OPTIMAL
+        assert (optimum.objective <= threshold) == (answer.status == FEASIBLE)
+
+
+def test_generators_are_reproducible():
+    a, b = paper_workload(20, 100, seed=4), paper_workload(20, 100, seed=4)
+    assert json.dumps(instance_to_json(a)) == json.dumps(instance_to_json(b))
+    assert len(a.lengths) == 100 and a.machines == 20
+    assert instance_to_json(planted_three_partition(4, 60, 2)) == instance_to_json(planted_three_partition(4, 60, 2))
+
+
+def test_solve_command_on_three_partition(tmp_path):
+    three = planted_three_partition(2, 24, seed=3)
+    path = write_json(tmp_path, "three.json", instance_to_json(three))
+    out = run_cli("solve", path, "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["status"] == "feasible" and len(result["certificate"]) == 2
+    bad = write_json(tmp_path, "bad.json", {"family": "three_partition", "format_version": 1, "bound": 20,
+                                            "items": [5, 7, 8, 6, 7, 7]})
+    out = run_cli("solve", bad, "--json")
+    assert out.returncode == 2 and "items[0]" in out.stderr and "Traceback" not in out.stderr
