@@ -8,9 +8,12 @@ Bounds first, models last:
    the lower bound ("arcflow-lp"); then C = lower, lower + 1, ... is decided
    by LP diving, which only ever finds packings ("arcflow-dive"), and by the
    arc-flow MILP, which also refutes ("arcflow-milp");
-   backend ``cpsat``: the CP-SAT bin-packing model decides them ("cpsat");
-   ``portfolio``: the LP bound, the dive, the MILP, then CP-SAT, each given
-   half the time left.
+   backend ``cpsat``: the CP-SAT bin-packing model minimises the makespan
+   between the bounds ("cpsat"), which also moves fast over wide gaps
+   (long jobs), where deciding one C at a time cannot;
+   ``portfolio``: the LP bound, then the dive and the MILP for 3/4 of the
+   time, then CP-SAT for the rest (all of it when the arc-flow graph is
+   too large).
 Deciding C in increasing order means the first feasible C is optimal: every
 smaller one was refuted. On the time limit the best schedule found and the
 last proven lower bound are returned.
@@ -82,30 +85,54 @@ def pcmax_optimum(lengths: tuple[int, ...], machines: int, solver: str = "cpsat"
 
     if lower >= upper:
         return answer(OPTIMAL, "bounds")
-    if solver in ("milp", "portfolio"):
+    if solver == "milp" or solver == "portfolio" and _arcflow_fits(lengths, lower, deadline):
         lower = _arcflow_lower_bound(lengths, machines, lower, upper, deadline)
         if lower >= upper:
             return answer(OPTIMAL, "arcflow-lp")
-    deciders = {"cpsat": ["cpsat"], "milp": ["arcflow-dive", "arcflow-milp"],
-                "portfolio": ["arcflow-dive", "arcflow-milp", "cpsat"]}[solver]
-    for capacity in range(lower, upper):
-        status = "unknown"
-        for index, method in enumerate(deciders):
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+        # the portfolio gives the arc-flow decisions 3/4 of the time, CP-SAT the rest
+        stop = deadline if solver == "milp" else time.monotonic() + 0.75 * (deadline - time.monotonic())
+        while lower < upper and time.monotonic() < stop:
+            status, machine_of, method = _arcflow_decide(lengths, machines, lower, stop)
+            if status == "feasible":
+                best, upper = machine_of, _makespan(machine_of, lengths)
+                return answer(OPTIMAL, method)
+            if status != "infeasible":
                 break
-            share = remaining if index == len(deciders) - 1 else remaining / 2
-            status, machine_of = _decide(method, lengths, machines, capacity, share, best)
-            if status != "unknown":
-                break
-        if status == "feasible":
-            best, upper = machine_of, _makespan(machine_of, lengths)
-            return answer(OPTIMAL, method)
-        if status == "infeasible":
-            lower = capacity + 1
-            continue
-        return answer(FEASIBLE, heuristic)
-    return answer(OPTIMAL, deciders[-1])
+            lower += 1
+        if lower >= upper:
+            return answer(OPTIMAL, "arcflow-milp")
+        if solver == "milp":
+            return answer(FEASIBLE, heuristic)
+    from schedbench.solvers.cpsat.pcmax import minimize
+
+    status, machine_of, bound = minimize(lengths, machines, lower, upper - 1, deadline - time.monotonic(), best)
+    if machine_of is not None:
+        best, upper, heuristic = machine_of, _makespan(machine_of, lengths), "cpsat"
+    if status in ("optimal", "infeasible"):  # infeasible: nothing below the incumbent
+        return answer(OPTIMAL, "cpsat")
+    lower = max(lower, bound or lower)
+    return answer(OPTIMAL if lower >= upper else FEASIBLE, heuristic)
+
+
+def _arcflow_fits(lengths, capacity, deadline) -> bool:
+    """Whether the arc-flow graph at the lower bound stays under its size cap:
+    long jobs and a large C make it too large, and then the portfolio leaves
+    all its time to CP-SAT instead of building graphs it cannot use."""
+    from schedbench.solvers.arcflow import build
+    from schedbench.solvers.milp.pcmax import MAX_GRAPH
+
+    return build(lengths, capacity, MAX_GRAPH, deadline) is not None
+
+
+def _arcflow_decide(lengths, machines, capacity, stop) -> tuple[str, list[int] | None, str]:
+    """C decided by LP diving (half the time left), then the arc-flow MILP."""
+    from schedbench.solvers.milp.pcmax import decide, dive
+
+    status, machine_of = dive(lengths, machines, capacity, (stop - time.monotonic()) / 2)
+    if status == "feasible":
+        return status, machine_of, "arcflow-dive"
+    status, machine_of = decide(lengths, machines, capacity, max(stop - time.monotonic(), 0.01))
+    return status, machine_of, "arcflow-milp"
 
 
 def _arcflow_lower_bound(lengths, machines, lower, upper, deadline) -> int:
@@ -124,16 +151,6 @@ def _arcflow_lower_bound(lengths, machines, lower, upper, deadline) -> int:
         else:
             upper = middle
     return lower
-
-
-def _decide(method, lengths, machines, capacity, seconds, hint):
-    if method == "cpsat":
-        from schedbench.solvers.cpsat.pcmax import decide
-
-        return decide(lengths, machines, capacity, seconds, hint)
-    from schedbench.solvers.milp.pcmax import decide, dive
-
-    return (dive if method == "arcflow-dive" else decide)(lengths, machines, capacity, seconds)
 
 
 def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
