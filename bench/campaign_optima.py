@@ -7,10 +7,10 @@ single-user decomposition, the claims' optima) is a set of P||Cmax optima,
 one per campaign. This script computes all of them for the FAIRCAMP §VII
 workload (Fig. 4's instances) and the OStrich §6 workload, twice:
 
-- before: the route the campaign solvers took before the engine existed,
-  kept here as the reference: L0/L1 and LPT, then one CP-SAT assignment
-  model (x[j][q], jobs sorted, job j only on machines 0..j) minimising the
-  makespan;
+- before: the route the campaign solvers took before the engine existed:
+  L0/L1 and LPT, then one CP-SAT assignment model (x[j][q], jobs sorted,
+  job j only on machines 0..j) minimising the makespan, the model the
+  engine's CP-SAT step still uses for mostly distinct lengths;
 - after: ``pcmax_optimum(..., "portfolio")``, the engine every family calls.
 
 Printed per workload: campaigns, how many need more than cheap bounds,
@@ -21,12 +21,10 @@ import argparse
 import time
 from collections.abc import Sequence
 
-from ortools.sat.python import cp_model
-
 from schedbench.heuristics.pcmax import lpt
 from schedbench.instances.campaign import faircamp_paper, ostrich_paper
 from schedbench.solvers import settings
-from schedbench.solvers.cpsat import run
+from schedbench.solvers.cpsat.pcmax import assignment
 from schedbench.solvers.pcmax import pcmax_optimum
 from schedbench.solvers.pcmax_bounds import l0, l1
 
@@ -43,16 +41,8 @@ def before(lengths: Sequence[int], machines: int, time_limit: float) -> bool:
     lower, upper = cheap_bounds(lengths, machines)
     if lower == upper:
         return True
-    order = sorted(range(len(lengths)), key=lambda j: -lengths[j])
-    model = cp_model.CpModel()
-    x = [[model.new_bool_var("") for _ in range(min(j + 1, machines))] for j in range(len(order))]
-    for row in x:
-        model.add_exactly_one(row)
-    makespan = model.new_int_var(lower, upper, "makespan")
-    for q in range(machines):
-        model.add(sum(lengths[order[j]] * row[q] for j, row in enumerate(x) if q < len(row)) <= makespan)
-    model.minimize(makespan)
-    return run(model, time_limit, [v for row in x for v in row]).status == "optimal"
+    status, _, _ = assignment(lengths, machines, lower, upper, time_limit)
+    return status == "optimal"
 
 
 def after(lengths: Sequence[int], machines: int, time_limit: float) -> bool:
