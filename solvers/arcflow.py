@@ -24,10 +24,6 @@ class ArcFlowGraph:
     arcs: tuple[tuple[int, int, int], ...]       # (tail, head, length)
     counts: dict                                 # length -> number of jobs
 
-    @property
-    def size(self) -> int:
-        return len(self.arcs) + len(self.nodes)
-
 
 def build(lengths: Sequence[int], capacity: int, max_size: int,
           deadline: float = float("inf")) -> ArcFlowGraph | None:

@@ -18,7 +18,8 @@ from fractions import Fraction
 from schedbench.errors import UserInputError
 from schedbench.heuristics.campaign import registry as heuristic_registry
 from schedbench.heuristics.campaign import user_chain
-from schedbench.metrics.campaign import campaign_lower_bound, objective_value
+from schedbench.metrics.campaign import objective_value
+from schedbench.metrics.pcmax import fractional_lower_bound
 from schedbench.result import FEASIBLE, OPTIMAL, UNKNOWN, Result
 from schedbench.schedule import Schedule
 from schedbench.solvers.campaign_spec import CampaignSpec
@@ -135,7 +136,7 @@ def solve(instance, objective: str, solver: str, time_limit: float, formulation:
             spec = CampaignSpec(instance, lower_delta, flow_limit=tuple(limits), hint=incumbent.start, formulation=formulation)
             return _answer(instance, model.solve(spec, seconds))
     elif objective == "max-campaign-stretch":
-        bounds = [(u, i, campaign_lower_bound(c.jobs, instance.machines))
+        bounds = [(u, i, fractional_lower_bound(c.jobs, instance.machines))
                   for u, user in enumerate(instance.users) for i, c in enumerate(user.campaigns)]
         denominators = [l for _, _, l in bounds]
         lower = max(Fraction(lower_delta[u][i]) / l for u, i, l in bounds)
@@ -167,6 +168,6 @@ def _decomposition_bound(instance, objective: str, optima) -> Fraction:
     if objective in ("user-flow", "sum-user-flow"):
         return Fraction(sum(s.bound for s in optima[0]))
     if objective == "max-campaign-stretch":
-        return max(Fraction(s.bound) / campaign_lower_bound(c.jobs, instance.machines)
+        return max(Fraction(s.bound) / fractional_lower_bound(c.jobs, instance.machines)
                    for s, c in zip(optima[0], instance.users[0].campaigns))
     return Fraction(1)

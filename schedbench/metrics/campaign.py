@@ -9,6 +9,7 @@ P||Cmax optima (FAIRCAMP's D^(u)).
 from dataclasses import dataclass
 from fractions import Fraction
 
+from schedbench.metrics.pcmax import fractional_lower_bound
 from schedbench.schedule import Schedule
 
 
@@ -33,18 +34,13 @@ def campaign_times(instance, schedule: Schedule) -> list[list[CampaignTimes]]:
     return out
 
 
-def campaign_lower_bound(jobs, machines: int) -> Fraction:
-    """OStrich's l_i = max(W_i / m, pmax_i)."""
-    return max(Fraction(sum(jobs), machines), Fraction(max(jobs)))
-
-
 def user_flows(instance, schedule: Schedule) -> list[int]:
     return [sum(t.flow for t in row) for row in campaign_times(instance, schedule)]
 
 
 def campaign_stretches(instance, schedule: Schedule) -> list[list[Fraction]]:
     times = campaign_times(instance, schedule)
-    return [[Fraction(t.flow) / campaign_lower_bound(c.jobs, instance.machines)
+    return [[Fraction(t.flow) / fractional_lower_bound(c.jobs, instance.machines)
              for t, c in zip(row, user.campaigns)]
             for row, user in zip(times, instance.users)]
 

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from schedbench.errors import UserInputError
+from schedbench.metrics.pcmax import fractional_lower_bound
 from schedbench.schedule import Schedule
 
 
@@ -82,12 +83,7 @@ def pcmax_optimum_value(jobs: Sequence[int], machines: int, time_limit: float) -
 
 
 def lower_bound(instance) -> Fraction:
-    lengths = instance.lengths
-    return max(Fraction(sum(lengths), instance.machines), Fraction(max(lengths, default=0)))
-
-
-def organization_lower_bound(jobs: Sequence[int], machines: int) -> Fraction:
-    return max(Fraction(sum(jobs), machines), Fraction(max(jobs)))
+    return fractional_lower_bound(instance.lengths, instance.machines)
 
 
 def stretch(instance, schedule: Schedule, time_limit: float = 60.0) -> Fraction:
@@ -98,6 +94,6 @@ def stretch(instance, schedule: Schedule, time_limit: float = 60.0) -> Fraction:
 
 def jain_index(instance, schedule: Schedule) -> Fraction:
     makespans = local_makespans(instance, schedule)
-    x = [makespans[k] / organization_lower_bound(org.jobs, instance.machines)
+    x = [makespans[k] / fractional_lower_bound(org.jobs, instance.machines)
          for k, org in enumerate(instance.organizations) if org.jobs]
     return sum(x) ** 2 / (len(x) * sum(v * v for v in x))
