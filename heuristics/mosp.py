@@ -72,52 +72,66 @@ def ilba(instance) -> Schedule:
 
 def _two_phase(instance, rule: str, pick: Callable) -> Schedule:
     """Machines serve their own queue; an idle machine with an empty queue
-    takes ``pick(queues, help)``'s job. ``help[k]`` is the work of k's jobs
-    run by other organizations so far."""
+    takes ``pick(waiting, received)``'s job, or None. ``waiting`` says
+    whether a job has not started; ``received[k]`` is the work of k's jobs
+    run by other organizations so far. Jobs taken by another machine are
+    skipped when they reach a queue's head (lazy deletion: O(n log n))."""
     lengths = instance.lengths
     queues = [deque(local_order(instance, k, rule)) for k in range(instance.n_organizations)]
+    waiting = [True] * len(lengths)
     received = [0] * instance.n_organizations
     machine = [0] * len(lengths)
     start = [0] * len(lengths)
+    choose = pick(instance, queues, waiting)
     events = [(0, q) for q in range(instance.machines)]
     heapify(events)
     while events:
         t, q = heappop(events)
-        own = instance.owner_of_machine[q]
-        if queues[own]:
-            j = queues[own].popleft()
+        own = queues[instance.owner_of_machine[q]]
+        while own and not waiting[own[0]]:
+            own.popleft()
+        if own:
+            j = own.popleft()
         else:
-            j = pick(queues, received)
+            j = choose(received)
             if j is None:
                 continue  # nothing waits anywhere: this machine is done
-            owner = instance.owner_of_job[j]
-            queues[owner].remove(j)
-            received[owner] += lengths[j]
+            received[instance.owner_of_job[j]] += lengths[j]
+        waiting[j] = False
         machine[j], start[j] = q, t
         heappush(events, (t + lengths[j], q))
     return Schedule(tuple(machine), tuple(start))
 
 
-def _longest_waiting(lengths):
-    def pick(queues, received):
-        waiting = [j for queue in queues for j in queue]
-        return min(waiting, key=lambda j: (-lengths[j], j), default=None)
-    return pick
+def _longest_waiting(instance, queues, waiting):
+    """The longest job not started, from any organization (ties: lowest index)."""
+    heap = [(-p, j) for j, p in enumerate(instance.lengths)]
+    heapify(heap)
+
+    def choose(received):
+        while heap and not waiting[heap[0][1]]:
+            heappop(heap)
+        return heap[0][1] if heap else None
+    return choose
 
 
-def _less_helped(queues, received):
-    waiting = [k for k, queue in enumerate(queues) if queue]
-    if not waiting:
-        return None
-    return queues[min(waiting, key=lambda k: (received[k], k))][0]
+def _less_helped(instance, queues, waiting):
+    """The next job of the organization helped least so far (ties: lowest index)."""
+    def choose(received):
+        for queue in queues:
+            while queue and not waiting[queue[0]]:
+                queue.popleft()
+        helped = [k for k, queue in enumerate(queues) if queue]
+        return queues[min(helped, key=lambda k: (received[k], k))][0] if helped else None
+    return choose
 
 
 def lpt_lpt(instance) -> Schedule:
-    return _two_phase(instance, "lpt", _longest_waiting(instance.lengths))
+    return _two_phase(instance, "lpt", _longest_waiting)
 
 
 def spt_lpt(instance) -> Schedule:
-    return _two_phase(instance, "spt", _longest_waiting(instance.lengths))
+    return _two_phase(instance, "spt", _longest_waiting)
 
 
 def less_helped_first(instance) -> Schedule:
