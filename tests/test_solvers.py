@@ -127,6 +127,24 @@ def test_pcmax_engine_against_brute_force():
             assert validate(PcmaxInstance(m, lengths), Schedule(found.machine, found.start)) == []
 
 
+def test_cpsat_counts_model_against_brute_force():
+    """Many equal lengths send the CP-SAT step to its counts model (mostly
+    distinct ones, as above, to the assignment model)."""
+    from schedbench.solvers.cpsat.pcmax import minimize
+
+    rng = random.Random(11)
+    for _ in range(60):
+        m, n = rng.randint(2, 3), rng.randint(6, 8)
+        lengths = tuple(rng.randint(2, 4) for _ in range(n))
+        assert 2 * len(set(lengths)) <= len(lengths)
+        optimum = _brute_force(lengths, m)
+        status, machine_of, bound = minimize(lengths, m, 1, sum(lengths), 20)
+        assert status == "optimal" and bound == optimum
+        assert validate(PcmaxInstance(m, lengths), Schedule(tuple(machine_of), tuple(back_to_back(machine_of, lengths)))) == []
+        loads = [sum(p for p, q in zip(lengths, machine_of) if q == k) for k in range(m)]
+        assert max(loads) == optimum
+
+
 def test_pcmax_backends_agree_on_random_instances():
     for seed in range(25):
         inst = uniform(seed, jobs=random.Random(seed).randint(5, 12), machines=random.Random(seed).randint(2, 4))
