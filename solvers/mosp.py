@@ -5,7 +5,7 @@
 Every job of k completes by its latest completion: ref_k (cmax), or ref_k
 minus the other jobs of k (sum_ci: each completes at least its length), so
 max_k ref_k bounds the horizon. ``unconstrained-makespan`` is P||Cmax on
-all machines: the engine.
+all machines: the engine, whose bound is also a lower bound of ``makespan``.
 """
 
 import time
@@ -53,16 +53,35 @@ class MospSpec:
         return max(-(-sum(lengths) // self.instance.machines), max(lengths, default=0))
 
 
-def incumbent(spec: MospSpec) -> Schedule | None:
-    """The best valid schedule among the paper's heuristics and the local
+def relaxation(spec: MospSpec, time_limit: float) -> tuple[int, Schedule]:
+    """The same jobs without local rules (P||Cmax, through the engine with
+    the portfolio, whose arc-flow LP bound is what refutes packings like
+    3-PARTITION in milliseconds where CP-SAT takes seconds): its proven
+    bound is a lower bound of every MOSP objective. Its schedule, each machine
+    re-sequenced by latest completion (earliest deadline first, which meets
+    every deadline a machine's jobs allow), is a candidate incumbent.
+    Theorem 2's reduction needs both: at the threshold it is 3-PARTITION."""
+    inst = spec.instance
+    found = pcmax_optimum(inst.lengths, inst.machines, "portfolio", time_limit)
+    machine, start = list(found.machine), [0] * len(inst.lengths)
+    for q in set(machine):
+        t = 0
+        for j in sorted((j for j in range(len(machine)) if machine[j] == q),
+                        key=lambda j: (spec.latest_completion(j), inst.lengths[j], j)):
+            start[j], t = t, t + inst.lengths[j]
+    return found.bound, Schedule(tuple(machine), tuple(start))
+
+
+def incumbent(spec: MospSpec, extra: tuple[Schedule, ...] = ()) -> Schedule | None:
+    """The best valid schedule among the paper's heuristics, the local
     schedule itself (each organization's reference schedule on its own
     machines, longest job last on each machine, the order that best keeps
-    selfishness): a warm start and an upper bound for the models."""
+    selfishness) and ``extra``: a warm start and an upper bound for the models."""
     from schedbench.heuristics.mosp import HEURISTICS, local_phase
     from schedbench.validator.mosp import check
 
     inst = spec.instance
-    candidates = [run(inst) for run in HEURISTICS.values()]
+    candidates = [run(inst) for run in HEURISTICS.values()] + list(extra)
     candidates.append(local_phase(inst, "spt" if inst.local_objective == "sum_ci" else "lpt"))
     if inst.local_objective == "cmax" and inst.local_reference == "optimal":
         candidates.append(_optimal_local_schedule(inst))
@@ -87,10 +106,11 @@ def _optimal_local_schedule(inst) -> Schedule:
 
 
 def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
-    """Bound-driven, as the P||Cmax engine: C = lower bound, C + 1, ... is
-    decided by the model with the makespan capped at C (a tight cap shrinks
-    every start window), so the first feasible C is optimal; the warm start
-    closes the search when C reaches its makespan."""
+    """Bound-driven, as the P||Cmax engine: from the best lower bound (LB,
+    or the relaxation's), C, C + 1, ... is decided by the model with the
+    makespan capped at C (a tight cap shrinks every start window), so the
+    first feasible C is optimal; the warm start closes the search when C
+    reaches its makespan."""
     began = time.perf_counter()
     if objective == "unconstrained-makespan":
         found = pcmax_optimum(instance.lengths, instance.machines, solver, time_limit)
@@ -102,14 +122,15 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     if any(spec.latest_completion(j) < p for j, p in enumerate(instance.lengths)):
         return Result(INFEASIBLE, None, None, None, solver, "references", time.perf_counter() - began, details)
     if solver == "cpsat":
-        from schedbench.solvers.cpsat.mosp import solve as model
+        from schedbench.solvers.cpsat.mosp import decide
     else:
-        from schedbench.solvers.milp.mosp import solve as model
-    best = incumbent(spec)
+        from schedbench.solvers.milp.mosp import decide
+    relaxed_bound, relaxed = relaxation(spec, time_limit / 4)
+    best = incumbent(spec, (relaxed,))
     upper = spec.horizon if best is None else makespan(instance, best) - 1  # the caps left to decide
-    lower, schedule, method = spec.lower_bound(), best, "bounds"
+    lower, schedule, method = max(spec.lower_bound(), relaxed_bound), best, "bounds"
     while lower <= upper and time.perf_counter() < deadline:
-        outcome = model(spec, deadline - time.perf_counter(), best, cap=lower)
+        outcome = decide(spec, lower, deadline - time.perf_counter(), best)
         method = "model"
         if outcome.status == INFEASIBLE:
             lower += 1

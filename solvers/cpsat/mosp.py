@@ -18,8 +18,10 @@ from schedbench.solvers.machines import assign_machines
 from schedbench.solvers.outcome import ModelOutcome
 
 
-def solve(spec, time_limit: float, hint=None, cap: int | None = None) -> ModelOutcome:
-    """Minimise the makespan, capped at ``cap``; ``hint``, a valid schedule, starts the search.
+def decide(spec, cap: int, time_limit: float, hint=None) -> ModelOutcome:
+    """A valid schedule with makespan <= ``cap``, or a proof there is none
+    (the caller has refuted every smaller cap, so there is nothing to
+    minimise); ``hint``, a valid schedule, starts the search.
 
     Without selfishness the machines are interchangeable (local constraints
     only see completion times), so a capacity-m cumulative replaces the
@@ -27,15 +29,12 @@ def solve(spec, time_limit: float, hint=None, cap: int | None = None) -> ModelOu
     inst = spec.instance
     lengths, m = inst.lengths, inst.machines
     n = len(lengths)
-    horizon = spec.horizon if cap is None else min(cap, spec.horizon)
+    horizon = min(cap, spec.horizon)
     model = cp_model.CpModel()
     start = [model.new_int_var(0, min(spec.latest_completion(j), horizon) - p, f"s{j}") for j, p in enumerate(lengths)]
     model.add_cumulative([model.new_fixed_size_interval_var(start[j], lengths[j], "") for j in range(n)], [1] * n, m)
     for a, b in spec.twins():
         model.add(start[a] <= start[b])
-    cmax = model.new_int_var(min(spec.lower_bound(), horizon), horizon, "cmax")
-    for j, p in enumerate(lengths):
-        model.add(start[j] + p <= cmax)
     if inst.local_objective == "sum_ci":
         for k, ref in enumerate(spec.references):
             model.add(sum(start[j] + lengths[j] for j in inst.job_slice(k)) <= ref)
@@ -52,8 +51,7 @@ def solve(spec, time_limit: float, hint=None, cap: int | None = None) -> ModelOu
     if hint is not None:
         for j in range(n):
             model.add_hint(start[j], hint.start[j])
-    model.minimize(cmax)
-    outcome = run(model, time_limit, machine + start)
+    outcome = run(model, time_limit, machine + start, has_objective=False)
     if outcome.solution is not None and not inst.selfish:
         outcome.solution = assign_machines(outcome.solution, lengths, m) + outcome.solution
     return outcome
