@@ -11,7 +11,6 @@ worker, with one CP-SAT worker each.
 """
 
 import argparse
-import json
 import os
 import re
 import statistics
@@ -20,6 +19,8 @@ from multiprocessing import Pool
 from pathlib import Path
 
 from tqdm import tqdm
+
+from schedbench.bench.results_log import append_row, resume
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "pcmax"
 PAPER = "published (their machine, commercial MIP): bounds 55.2%, arc-flow ILP 75.7% within 10 s, best B&B 67.5% within 10 s"
@@ -96,21 +97,6 @@ def table(results, limit: float) -> str:
     return "\n".join(lines)
 
 
-def _finished(path: Path | None, wanted: set[str]) -> list[dict]:
-    """Rows of an earlier run of the same tasks (a line cut short by an interrupt is dropped)."""
-    if path is None or not path.exists():
-        return []
-    rows = {}
-    for line in path.read_text().splitlines():
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if row.get("name") in wanted:
-            rows[row["name"]] = row
-    return list(rows.values())
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--solver", default="portfolio", choices=["cpsat", "milp", "portfolio"])
@@ -123,17 +109,13 @@ def main() -> None:
     args = parser.parse_args()
     tasks = (list(generated_tasks(args.solver, args.time_limit, args.per_cell)) if args.generated
              else list(lawrinenko_tasks(args.sample, args.solver, args.time_limit)))
-    results = _finished(args.results, {task[0] for task in tasks})
+    results = resume(args.results, {task[0] for task in tasks})
     todo = [task for task in tasks if task[0] not in {row["name"] for row in results}]
-    if args.results:  # rewritten clean, so a line cut short cannot glue onto the next one
-        args.results.write_text("".join(json.dumps(row) + "\n" for row in results))
     began = time.perf_counter()
     with Pool(args.workers) as pool:
         for row in tqdm(pool.imap_unordered(_solve, todo), total=len(todo), disable=None):
             results.append(row)
-            if args.results:
-                with args.results.open("a") as out:
-                    out.write(json.dumps(row) + "\n")
+            append_row(args.results, row)
     print(f"{len(tasks)} instances ({len(tasks) - len(todo)} resumed), solver {args.solver}, "
           f"{args.time_limit} s per instance, {args.workers} workers x 1 thread, "
           f"{time.perf_counter() - began:.0f} s wall")

@@ -7,6 +7,7 @@ parameters, seed) triple always gives byte-identical JSON.
 """
 
 import random
+from pathlib import Path
 
 from schedbench.instances.campaign import zipf_weights
 from schedbench.model.mosp import MospInstance, Organization
@@ -29,6 +30,36 @@ def paper_workload(organizations: int, jobs: int, seed: int, low: int = 1, high:
             "lengths": [low, high], "zipf": zipf}
     return MospInstance(tuple(Organization(1, tuple(o)) for o in owned), local_objective, "optimal", selfish,
                         f"mosp-paper-N{organizations}-n{jobs}-s{seed}", meta)
+
+
+def organizations_from_swf(path: str, organizations: int = 5, machines: int = 1, max_jobs: int | None = None,
+                           local_objective: str = "cmax", selfish: bool = False) -> MospInstance:
+    """A real multi-site workload: the trace's N user groups (SWF field 13)
+    with the most work among its first ``max_jobs`` usable jobs become the
+    organizations, in decreasing work; jobs of other or unknown groups are
+    left out (their count goes into meta). Each organization gets
+    ``machines`` machines (one, as in §6). As for campaigns, a job that ran
+    on q processors becomes q jobs of its run time."""
+    from schedbench.errors import InstanceError
+    from schedbench.instances.swf import read_swf, trace_credits
+
+    header, jobs = read_swf(path, max_jobs)
+    work: dict[int, int] = {}
+    for job in jobs:
+        if job.group >= 0:
+            work[job.group] = work.get(job.group, 0) + job.run * job.processors
+    groups = sorted(work, key=lambda g: (-work[g], g))[:organizations]
+    if len(groups) < organizations:
+        raise InstanceError("--organizations", f"{path} has {len(groups)} known groups, fewer than {organizations}")
+    owned: dict[int, list[int]] = {g: [] for g in groups}
+    for job in jobs:
+        if job.group in owned:
+            owned[job.group].extend([job.run] * job.processors)
+    kept = sum(1 for job in jobs if job.group in owned)
+    meta = {"generator": "mosp-swf", "trace": Path(path).name, "max_jobs": max_jobs, "groups": groups,
+            "trace_jobs_left_out": len(jobs) - kept, **trace_credits(header)}
+    return MospInstance(tuple(Organization(machines, tuple(owned[g])) for g in groups), local_objective, "optimal",
+                        selfish, f"mosp-swf-{Path(path).name.split('.swf')[0]}-N{organizations}", meta)
 
 
 def random_small(seed: int, organizations=(2, 3), machines=(1, 2), jobs=(0, 4), length=(1, 6),
@@ -64,14 +95,26 @@ def figure2(n: int, selfish: bool = True) -> MospInstance:
     return MospInstance(orgs, "cmax", "optimal", selfish, f"mosp-figure2-N{n}", {"generator": "figure2"})
 
 
+def stretch_tight(n: int) -> MospInstance:
+    """§5.1: N organizations with one machine and N unit jobs each. Every
+    schedule has some organization finishing at N >= N C^(k)alone = N, so
+    Stretch = N: the bound Stretch <= N is tight."""
+    orgs = tuple(Organization(1, (1,) * n) for _ in range(n))
+    return MospInstance(orgs, "cmax", "optimal", False, f"mosp-stretch-tight-N{n}", {"generator": "stretch-tight"})
+
+
 def mosp_two_jobs(instance: ThreePartitionInstance) -> tuple[MospInstance, int]:
     """SPEC's reduction ``mosp-two-jobs`` (Theorem 2) and its threshold L:
-    yes iff the MOSP optimum (objective makespan) is <= L."""
+    yes iff the MOSP optimum (objective makespan) is <= L. The source
+    instance, and its answer when known, go into meta."""
     q, b = instance.triples, instance.bound
     big = (q + 1) * b + 11
     orgs = tuple(Organization(1, (big, (q + 1) * a + 3)) for a in instance.items)
     orgs += tuple(Organization(1, (1, 1)) for _ in range(q))
-    meta = {"generator": "mosp-two-jobs", "threshold": big, "source": instance.name}
+    meta = {"generator": "mosp-two-jobs", "threshold": big, "source": instance.name,
+            "three_partition": {"bound": b, "items": list(instance.items)}}
+    if "answer" in instance.meta:
+        meta["answer"] = instance.meta["answer"]
     return MospInstance(orgs, "cmax", "optimal", False, f"mosp-two-jobs-{instance.name}", meta), big
 
 
@@ -94,7 +137,7 @@ def planted_three_partition(q: int, bound: int, seed: int) -> ThreePartitionInst
     for slot, value in zip(order, (v for t in triples for v in t)):
         items[slot] = value
     certificate = [sorted(order[3 * t: 3 * t + 3]) for t in range(q)]
-    meta = {"generator": "three-partition-planted", "seed": seed, "certificate": certificate}
+    meta = {"generator": "three-partition-planted", "seed": seed, "certificate": certificate, "answer": "yes"}
     return checked(ThreePartitionInstance(bound, tuple(items), f"3p-planted-q{q}-B{bound}-s{seed}", meta))
 
 
@@ -109,3 +152,24 @@ def random_three_partition(q: int, bound: int, seed: int) -> ThreePartitionInsta
         if low <= last <= high:
             meta = {"generator": "three-partition-random", "seed": seed}
             return checked(ThreePartitionInstance(bound, (*items, last), f"3p-random-q{q}-B{bound}-s{seed}", meta))
+
+
+def proven_no_three_partition(q: int, bound: int, seed: int, solver: str = "cpsat",
+                              time_limit: float = 60.0) -> ThreePartitionInstance:
+    """A no-instance: ``random_three_partition`` draws (seeds seed * 1000,
+    seed * 1000 + 1, ...) until the exact decision solver proves one has no
+    3-partition. Every draw's answer is proven, never guessed, so the output
+    is a fact of the items and does not depend on the solver or the machine:
+    a draw left undecided within ``time_limit`` is an error."""
+    from schedbench.result import FEASIBLE, INFEASIBLE
+    from schedbench.solvers.three_partition import solve
+
+    for draw in range(seed * 1000, seed * 1000 + 1000):
+        candidate = random_three_partition(q, bound, draw)
+        status = solve(candidate, solver, time_limit).status
+        if status not in (FEASIBLE, INFEASIBLE):
+            raise TimeoutError(f"3-PARTITION draw {draw} (q={q}, B={bound}) undecided within {time_limit} s")
+        if status == INFEASIBLE:
+            meta = {**candidate.meta, "generator": "three-partition-no", "seed": seed, "draw": draw, "answer": "no"}
+            return ThreePartitionInstance(bound, candidate.items, f"3p-no-q{q}-B{bound}-s{seed}", meta)
+    raise ValueError(f"no proven no-instance among 1000 draws for q={q}, B={bound}")

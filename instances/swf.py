@@ -13,11 +13,21 @@ run on one machine); m is the trace's MaxProcs unless given.
 
 import gzip
 from pathlib import Path
+from typing import NamedTuple
 
 from schedbench.errors import InstanceError
 from schedbench.model.campaign import Campaign, CampaignInstance, User
 
-SUBMIT, WAIT, RUN, ALLOCATED, REQUESTED, USER = 1, 2, 3, 4, 7, 11
+SUBMIT, WAIT, RUN, ALLOCATED, REQUESTED, USER, GROUP = 1, 2, 3, 4, 7, 11, 12
+
+
+class TraceJob(NamedTuple):
+    submit: int
+    end: int           # submit + wait + run, as it happened in the trace
+    run: int
+    processors: int
+    user: int
+    group: int         # -1: unknown
 
 
 def _lines(path: Path):
@@ -29,8 +39,8 @@ def _lines(path: Path):
         raise InstanceError("--trace", f"cannot read {path}: {exc}") from None
 
 
-def read_swf(path: str | Path, max_jobs: int | None = None):
-    """Header fields and job rows (submit, end, run, processors, user) of usable jobs."""
+def read_swf(path: str | Path, max_jobs: int | None = None) -> tuple[dict[str, str], list[TraceJob]]:
+    """Header fields and the usable jobs, in trace order."""
     header, jobs = {}, []
     for line in _lines(Path(path)):
         if line.startswith(";"):
@@ -44,7 +54,7 @@ def read_swf(path: str | Path, max_jobs: int | None = None):
         procs = int(fields[ALLOCATED]) if int(fields[ALLOCATED]) > 0 else int(fields[REQUESTED])
         if run < 1 or procs < 1 or submit < 0:
             continue  # cancelled or unknown jobs carry no work
-        jobs.append((submit, submit + max(wait, 0) + run, run, procs, int(fields[USER])))
+        jobs.append(TraceJob(submit, submit + max(wait, 0) + run, run, procs, int(fields[USER]), int(fields[GROUP])))
         if max_jobs is not None and len(jobs) >= max_jobs:
             break
     return header, jobs
@@ -55,16 +65,16 @@ def campaigns_from_swf(path: str | Path, gap: int = 1200, machines: int | None =
     header, jobs = read_swf(path, max_jobs)
     if not jobs:
         raise InstanceError("--trace", f"{path} has no usable jobs")
-    m = machines or int(header.get("MaxProcs") or header.get("MaxNodes") or max(j[3] for j in jobs))
-    origin = min(j[0] for j in jobs)
+    m = machines or int(header.get("MaxProcs") or header.get("MaxNodes") or max(j.processors for j in jobs))
+    origin = min(j.submit for j in jobs)
     by_user: dict[int, list] = {}
     for job in jobs:
-        by_user.setdefault(job[4], []).append(job)
+        by_user.setdefault(job.user, []).append(job)
     users = []
     for uid in sorted(by_user):
         rows = sorted(by_user[uid])
         campaigns, current, last_end, think = [], [], None, 0
-        for submit, end, run, procs, _ in rows:
+        for submit, end, run, procs, *_ in rows:
             if procs > m:
                 raise InstanceError("--machines", f"user {uid} has a job on {procs} processors, more than m = {m}")
             if last_end is not None and submit - last_end > gap:
@@ -76,6 +86,10 @@ def campaigns_from_swf(path: str | Path, gap: int = 1200, machines: int | None =
         first = campaigns[0]
         campaigns[0] = Campaign(first.jobs, 0)
         users.append(User(tuple(campaigns), rows[0][0] - origin))
-    meta = {"generator": "swf", "trace": Path(path).name, "gap": gap, "max_jobs": max_jobs,
-            "computer": header.get("Computer", ""), "acknowledge": header.get("Acknowledge", "")}
+    meta = {"generator": "swf", "trace": Path(path).name, "gap": gap, "max_jobs": max_jobs, **trace_credits(header)}
     return CampaignInstance(m, tuple(users), f"swf-{Path(path).stem}", meta)
+
+
+def trace_credits(header: dict[str, str]) -> dict[str, str]:
+    """The trace's machine and the acknowledgement its archive asks users to keep."""
+    return {"computer": header.get("Computer", ""), "acknowledge": header.get("Acknowledge", "")}

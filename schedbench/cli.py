@@ -135,20 +135,21 @@ def validate(file, schedule, as_json) -> None:
 
 
 @cli.command()
-@click.argument("generator", type=click.Choice(["faircamp", "ostrich", "small", "swf", "unit-campaigns",
+@click.argument("generator", type=click.Choice(["faircamp", "ostrich", "small", "swf", "mosp-swf", "unit-campaigns",
                                                 "fcfs-trap", "pcmax-uniform", "mosp-paper", "mosp-small",
-                                                "mosp-figure1", "mosp-figure2", "three-partition",
-                                                "three-partition-random", "mosp-two-jobs"]))
+                                                "mosp-figure1", "mosp-figure2", "mosp-stretch-tight",
+                                                "three-partition", "three-partition-random", "three-partition-no",
+                                                "mosp-two-jobs"]))
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--users", type=click.IntRange(min=1), default=5, show_default=True, help="k (faircamp, ostrich, small, unit-campaigns).")
 @click.option("--jobs", "n_jobs", type=click.IntRange(min=1), default=None, help="Number of jobs (faircamp, ostrich: 10^4; pcmax-uniform: 20).")
-@click.option("--machines", type=click.IntRange(min=1), default=None, help="m (faircamp 10, ostrich 64, swf: the trace's size).")
+@click.option("--machines", type=click.IntRange(min=1), default=None, help="m (faircamp 10, ostrich 64, swf: the trace's size; mosp-swf: per organization, 1).")
 @click.option("--campaigns", type=click.IntRange(min=1), default=3, show_default=True, help="Campaigns per user (unit-campaigns, fcfs-trap).")
 @click.option("--long", "long_", type=click.IntRange(min=2), default=5, show_default=True, help="p of the FCFS trap.")
-@click.option("--trace", type=click.Path(dir_okay=False), help="SWF trace file (swf), .gz allowed.")
+@click.option("--trace", type=click.Path(dir_okay=False), help="SWF trace file (swf, mosp-swf), .gz allowed.")
 @click.option("--gap", type=click.IntRange(min=0), default=1200, show_default=True,
               help="swf: a gap longer than this (seconds) between a user's jobs starts a new campaign.")
-@click.option("--max-jobs", type=click.IntRange(min=1), default=None, help="swf: keep the first N trace jobs.")
+@click.option("--max-jobs", type=click.IntRange(min=1), default=None, help="swf, mosp-swf: keep the first N trace jobs.")
 @click.option("--organizations", type=click.IntRange(min=2), default=5, show_default=True,
               help="N (mosp-paper, mosp-small: up to N, mosp-figure1/2).")
 @click.option("--local-objective", type=click.Choice(["cmax", "sum_ci"]), default="cmax", show_default=True)
@@ -163,12 +164,16 @@ def generate(generator, seed, users, n_jobs, machines, campaigns, long_, trace, 
 
     faircamp: FAIRCAMP §VII; ostrich: OStrich §6; small: small random
     campaign instance for exact solving; swf: campaigns from a real trace;
+    mosp-swf: a multi-site MOSP workload from a real trace (organizations:
+    the N user groups with the most work);
     unit-campaigns: FAIRCAMP Prop. 4; fcfs-trap: FAIRCAMP Prop. 6;
     pcmax-uniform: P||Cmax with U[1,100] lengths. mosp-paper: MOSP §6
     (N organizations, one machine each, U[1,1000], Zipf owners);
     mosp-small: small random MOSP; mosp-figure1/2: Prop. 1 and 2;
+    mosp-stretch-tight: §5.1's Stretch = N instance;
     three-partition: a planted yes-instance (certificate in meta);
-    three-partition-random: yes or no, for the solver; mosp-two-jobs:
+    three-partition-random: yes or no, for the solver;
+    three-partition-no: a no-instance proven by the solver; mosp-two-jobs:
     Theorem 2's reduction of --from (threshold L in meta).
     """
     from schedbench.instances import campaign as gen
@@ -187,6 +192,12 @@ def generate(generator, seed, users, n_jobs, machines, campaigns, long_, trace, 
         inst = gen.fcfs_trap(machines or 2, campaigns, long_)
     elif generator == "pcmax-uniform":
         inst = uniform(seed, n_jobs or 20, machines or 5)
+    elif generator == "mosp-swf":
+        if not trace:
+            raise UserInputError("--trace", "the mosp-swf generator needs --trace FILE")
+        from schedbench.instances.mosp import organizations_from_swf
+
+        inst = organizations_from_swf(trace, organizations, machines or 1, max_jobs, local_objective, bool(selfish))
     elif generator.startswith(("mosp", "three")):
         inst = _generate_mosp(generator, seed, organizations, n_jobs, local_objective, selfish, triples, bound, source)
     else:
@@ -219,6 +230,10 @@ def _generate_mosp(generator, seed, organizations, n_jobs, local_objective, self
         return gen.planted_three_partition(triples, bound, seed)
     if generator == "three-partition-random":
         return gen.random_three_partition(triples, bound, seed)
+    if generator == "three-partition-no":
+        return gen.proven_no_three_partition(triples, bound, seed)
+    if generator == "mosp-stretch-tight":
+        return gen.stretch_tight(organizations)
     if not source:
         raise UserInputError("--from", "mosp-two-jobs needs --from FILE, a three_partition instance")
     from schedbench.model import load_instance
@@ -230,9 +245,9 @@ def _generate_mosp(generator, seed, organizations, n_jobs, local_objective, self
 
 
 @cli.command()
-@click.argument("family", type=click.Choice(["campaign"]))
+@click.argument("family", type=click.Choice(["campaign", "mosp"]))
 @click.option("--instances", "count", type=click.IntRange(min=0), default=1000, show_default=True,
-              help="Random small instances (the papers' constructions are added).")
+              help="Random small instances (the papers' constructions are added; mosp: and Theorem 2's reductions).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--solver", default="cpsat", show_default=True, type=click.Choice(["cpsat", "milp"]))
 @click.option("--time-limit", type=float, default=20.0, show_default=True, help="Seconds per exact solve.")
@@ -246,12 +261,14 @@ def bounds(family, count, seed, solver, time_limit, out) -> None:
     """
     from tqdm import tqdm
 
-    from schedbench.claims import table
-    from schedbench.claims.campaign_run import instances, run
+    from importlib import import_module
 
-    total = sum(1 for _ in instances(count, seed))
-    with tqdm(total=total, desc="instances", unit="inst", file=sys.stderr, disable=None) as bar:
-        tallies = run(count, seed, solver, time_limit, Path(out), progress=bar.update)
+    from schedbench.claims import table
+
+    ledger = import_module(f"schedbench.claims.{family}_run")
+    items = list(ledger.instances(count, seed))
+    with tqdm(total=len(items), desc="instances", unit="inst", file=sys.stderr, disable=None) as bar:
+        tallies = ledger.run(items, solver, time_limit, Path(out), progress=bar.update)
     click.echo(table(tallies))
     for t in tallies:
         for path in t.counterexamples[:3]:

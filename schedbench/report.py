@@ -3,6 +3,7 @@
 from fractions import Fraction
 from typing import Any
 
+from schedbench.errors import UserInputError
 from schedbench.model import schedule_to_json
 from schedbench.result import Result
 
@@ -74,7 +75,9 @@ def campaign_metrics_json(instance, schedule, optimal_flows) -> dict[str, Any]:
 
 def mosp_metrics_json(instance, schedule, heuristic: str, time_limit: float) -> dict[str, Any]:
     """A MOSP heuristic's schedule: exact global and fairness metrics, its own
-    local references, and any breach of SPEC's references (ref_k)."""
+    local references, and any breach of SPEC's references (ref_k). Stretch
+    needs every C^(k)alone proven within ``time_limit``; otherwise it is
+    null and ``stretch_unproven`` says which optimum is missing."""
     from schedbench.heuristics.mosp import local_phase, local_rule
     from schedbench.metrics import mosp
     from schedbench.validator import validate
@@ -86,11 +89,17 @@ def mosp_metrics_json(instance, schedule, heuristic: str, time_limit: float) -> 
         raise AssertionError(f"heuristic produced an invalid schedule: {violations[0]}")
     value, bound = mosp.makespan(instance, schedule), mosp.lower_bound(instance)
     makespans = mosp.local_makespans(instance, schedule)
-    stretch, jain = mosp.stretch(instance, schedule, time_limit), mosp.jain_index(instance, schedule)
+    jain = mosp.jain_index(instance, schedule)
+    try:
+        stretch = mosp.stretch(instance, schedule, time_limit)
+        unproven = {}
+    except UserInputError as exc:
+        stretch, unproven = None, {"stretch_unproven": str(exc)}
     return {"makespan": value, "lower_bound": number(bound), "lower_bound_fraction": fraction(bound),
             "ratio_to_lower_bound": number(value / bound), "ratio_to_lower_bound_fraction": fraction(value / bound),
             "local_makespans": makespans, "sum_local_makespans": sum(makespans),
             "local_values": mosp.local_values(instance, schedule), "own_local_references": own,
-            "stretch": number(stretch), "stretch_fraction": fraction(stretch),
+            "stretch": None if stretch is None else number(stretch),
+            "stretch_fraction": None if stretch is None else fraction(stretch), **unproven,
             "jain_index": number(jain), "jain_index_fraction": fraction(jain),
             "spec_reference_violations": [str(v) for v in validate(instance, schedule)]}

@@ -6,7 +6,7 @@ import pytest
 
 from schedbench.claims import shrink
 from schedbench.claims.campaign import CLAIMS, CampaignCase, smaller_instances, thm1
-from schedbench.claims.campaign_run import run
+from schedbench.claims.campaign_run import instances, run
 from schedbench.instances.campaign import fcfs_trap, unit_campaigns
 from schedbench.model import load_instance
 from schedbench.model.campaign import Campaign, CampaignInstance, User
@@ -77,7 +77,7 @@ def test_shrinking_finds_a_smaller_violation():
 
 
 def test_bounds_run_saves_reproducing_counterexamples(tmp_path):
-    tallies = {t.claim.key: t for t in run(count=24, seed=1, out_dir=tmp_path)}
+    tallies = {t.claim.key: t for t in run(instances(count=24, seed=1), out_dir=tmp_path)}
     assert tallies["faircamp.prop4"].tried == 18 and tallies["faircamp.prop4"].violations == 0
     assert tallies["faircamp.prop2"].violations == 0 and tallies["faircamp.prop3"].violations == 0
     thm = tallies["faircamp.thm1"]

@@ -23,7 +23,7 @@ class NotProven(Exception):
 @dataclass(frozen=True)
 class Check:
     holds: bool
-    ratio: Fraction
+    ratio: Fraction | None  # observed / bound; None for a yes-or-no claim
     numbers: dict = field(default_factory=dict)
 
 
@@ -47,7 +47,7 @@ class Tally:
     def add(self, check: Check) -> None:
         self.tried += 1
         self.violations += not check.holds
-        if self.worst is None or check.ratio > self.worst:
+        if check.ratio is not None and (self.worst is None or check.ratio > self.worst):
             self.worst = check.ratio
 
 
@@ -70,7 +70,7 @@ def save_counterexample(directory: Path, claim: Claim, instance, check: Check, t
     the same shrunk instance is saved once) with the claim and numbers in meta."""
     directory.mkdir(parents=True, exist_ok=True)
     data = to_json(instance)
-    kept = {k: v for k, v in data.pop("meta", {}).items() if k in ("construction", "long")}
+    kept = {k: v for k, v in data.pop("meta", {}).items() if k in ("construction", "generator", "long")}
     data.pop("name", None)
     digest = hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:10]
     data["name"] = f"{claim.key}-{digest}"
@@ -79,6 +79,42 @@ def save_counterexample(directory: Path, claim: Claim, instance, check: Check, t
     path = directory / f"{data['name']}.json"
     path.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     return path
+
+
+def run_ledger(claims: list[Claim], instances: Iterable, make_case: Callable, smaller: Callable,
+               to_json: Callable, out_dir: Path | None = None, progress: Callable | None = None) -> list[Tally]:
+    """Check every claim that applies to each instance (``make_case`` wraps it
+    with its lazily computed optima); shrink and save each violation."""
+    tallies = {claim.key: Tally(claim) for claim in claims}
+
+    def violates(claim: Claim, instance) -> bool:
+        if not claim.applies(instance):
+            return False
+        try:
+            return not claim.check(make_case(instance)).holds
+        except NotProven:
+            return False
+
+    for instance in instances:
+        case = make_case(instance)
+        for claim in claims:
+            if not claim.applies(instance):
+                continue
+            tally = tallies[claim.key]
+            try:
+                check = claim.check(case)
+            except NotProven:
+                tally.skipped += 1
+                continue
+            tally.add(check)
+            if not check.holds and out_dir is not None:
+                small = shrink(instance, lambda c, claim=claim: violates(claim, c), smaller)
+                path = save_counterexample(out_dir, claim, small, claim.check(make_case(small)), to_json)
+                if str(path) not in tally.counterexamples:
+                    tally.counterexamples.append(str(path))
+        if progress is not None:
+            progress()
+    return list(tallies.values())
 
 
 def table(tallies: Iterable[Tally]) -> str:
