@@ -106,11 +106,13 @@ def _optimal_local_schedule(inst) -> Schedule:
 
 
 def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
-    """Bound-driven, as the P||Cmax engine: from the best lower bound (LB,
-    or the relaxation's), C, C + 1, ... is decided by the model with the
-    makespan capped at C (a tight cap shrinks every start window), so the
-    first feasible C is optimal; the warm start closes the search when C
-    reaches its makespan."""
+    """Bound-driven, as the P||Cmax engine, from the best lower bound (LB or
+    the relaxation's) and the incumbent's makespan. MILP: C, C + 1, ... is
+    decided with the makespan capped at C (a tight cap shrinks every start
+    window), so the first feasible C is optimal. CP-SAT: one minimisation
+    between the bounds, which its own search crosses faster than one C at a
+    time when the gap is wide (selfishness, sum_ci); a single C left is
+    decided as by the MILP."""
     began = time.perf_counter()
     if objective == "unconstrained-makespan":
         found = pcmax_optimum(instance.lengths, instance.machines, solver, time_limit)
@@ -128,18 +130,10 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     relaxed_bound, relaxed = relaxation(spec, time_limit / 4)
     best = incumbent(spec, (relaxed,))
     upper = spec.horizon if best is None else makespan(instance, best) - 1  # the caps left to decide
-    lower, schedule, method = max(spec.lower_bound(), relaxed_bound), best, "bounds"
-    while lower <= upper and time.perf_counter() < deadline:
-        outcome = decide(spec, lower, deadline - time.perf_counter(), best)
-        method = "model"
-        if outcome.status == INFEASIBLE:
-            lower += 1
-            continue
-        if outcome.solution is not None:
-            n = len(instance.lengths)
-            schedule = Schedule(tuple(outcome.solution[:n]), tuple(outcome.solution[n:]))
-            lower = makespan(instance, schedule)
-        break
+    lower = max(spec.lower_bound(), relaxed_bound)
+    method = "bounds" if lower > upper else "model"
+    search = _minimise if solver == "cpsat" and lower < upper else _increasing_caps
+    lower, schedule = search(spec, decide, lower, upper, deadline, best)
     elapsed = time.perf_counter() - began
     if schedule is None:
         status = INFEASIBLE if lower > upper else UNKNOWN
@@ -148,3 +142,33 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     value = makespan(instance, schedule)
     status = OPTIMAL if lower >= value else FEASIBLE
     return Result(status, Fraction(value), Fraction(min(lower, value)), schedule, solver, method, elapsed, details)
+
+
+def _minimise(spec, decide, lower: int, upper: int, deadline: float, best):
+    """One model minimising the makespan over [lower, upper]: (new lower bound, best schedule)."""
+    outcome = decide(spec, upper, deadline - time.perf_counter(), best, floor=lower)
+    if outcome.status == INFEASIBLE:
+        return upper + 1, best
+    if outcome.solution is None:
+        return lower, best
+    schedule = _schedule(spec, outcome.solution)
+    return (makespan(spec.instance, schedule) if outcome.status == OPTIMAL else max(lower, outcome.bound)), schedule
+
+
+def _increasing_caps(spec, decide, lower: int, upper: int, deadline: float, best):
+    """C = lower, lower + 1, ... decided in turn: the first feasible C is optimal."""
+    while lower <= upper and time.perf_counter() < deadline:
+        outcome = decide(spec, lower, deadline - time.perf_counter(), best)
+        if outcome.status == INFEASIBLE:
+            lower += 1
+        elif outcome.solution is not None:
+            return lower, _schedule(spec, outcome.solution)
+        else:
+            break
+    return lower, best
+
+
+def _schedule(spec, solution: list[int]) -> Schedule:
+    """The models' solution: machines, then starts."""
+    n = len(spec.instance.lengths)
+    return Schedule(tuple(solution[:n]), tuple(solution[n:]))

@@ -18,10 +18,10 @@ from schedbench.solvers.machines import assign_machines
 from schedbench.solvers.outcome import ModelOutcome
 
 
-def decide(spec, cap: int, time_limit: float, hint=None) -> ModelOutcome:
-    """A valid schedule with makespan <= ``cap``, or a proof there is none
-    (the caller has refuted every smaller cap, so there is nothing to
-    minimise); ``hint``, a valid schedule, starts the search.
+def decide(spec, cap: int, time_limit: float, hint=None, floor: int | None = None) -> ModelOutcome:
+    """A valid schedule with makespan <= ``cap``, or a proof there is none;
+    with ``floor`` (a proven lower bound) below ``cap``, the one of least
+    makespan in [floor, cap]. ``hint``, a valid schedule, starts the search.
 
     Without selfishness the machines are interchangeable (local constraints
     only see completion times), so a capacity-m cumulative replaces the
@@ -51,7 +51,13 @@ def decide(spec, cap: int, time_limit: float, hint=None) -> ModelOutcome:
     if hint is not None:
         for j in range(n):
             model.add_hint(start[j], hint.start[j])
-    outcome = run(model, time_limit, machine + start, has_objective=False)
+    minimise = floor is not None and floor < horizon
+    if minimise:
+        cmax = model.new_int_var(floor, horizon, "cmax")
+        for j in range(n):
+            model.add(start[j] + lengths[j] <= cmax)
+        model.minimize(cmax)
+    outcome = run(model, time_limit, machine + start, has_objective=minimise)
     if outcome.solution is not None and not inst.selfish:
         outcome.solution = assign_machines(outcome.solution, lengths, m) + outcome.solution
     return outcome
