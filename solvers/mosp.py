@@ -107,12 +107,12 @@ def _optimal_local_schedule(inst) -> Schedule:
 
 def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     """Bound-driven, as the P||Cmax engine, from the best lower bound (LB or
-    the relaxation's) and the incumbent's makespan. MILP: C, C + 1, ... is
-    decided with the makespan capped at C (a tight cap shrinks every start
-    window), so the first feasible C is optimal. CP-SAT: one minimisation
-    between the bounds, which its own search crosses faster than one C at a
-    time when the gap is wide (selfishness, sum_ci); a single C left is
-    decided as by the MILP."""
+    the relaxation's) and the incumbent's makespan: C, C + 1, ... is decided
+    with the makespan capped at C (a tight cap shrinks every start window,
+    so refutations are quick), and the first feasible C is optimal. CP-SAT
+    gives each cap a tenth of the time; when one stays undecided it
+    minimises over the whole gap instead, which its own search crosses
+    faster when the gap is wide (selfishness, sum_ci)."""
     began = time.perf_counter()
     if objective == "unconstrained-makespan":
         found = pcmax_optimum(instance.lengths, instance.machines, solver, time_limit)
@@ -132,8 +132,13 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     upper = spec.horizon if best is None else makespan(instance, best) - 1  # the caps left to decide
     lower = max(spec.lower_bound(), relaxed_bound)
     method = "bounds" if lower > upper else "model"
-    search = _minimise if solver == "cpsat" and lower < upper else _increasing_caps
-    lower, schedule = search(spec, decide, lower, upper, deadline, best)
+    per_cap = time_limit / 10 if solver == "cpsat" else time_limit
+    lower, schedule, settled = _increasing_caps(spec, decide, lower, upper, deadline, best, per_cap)
+    if not settled and time.perf_counter() < deadline:  # CP-SAT only: the MILP's one cap had all the time
+        if lower < upper:
+            lower, schedule = _minimise(spec, decide, lower, upper, deadline, best)
+        else:
+            lower, schedule, _ = _increasing_caps(spec, decide, lower, upper, deadline, best, time_limit)
     elapsed = time.perf_counter() - began
     if schedule is None:
         status = INFEASIBLE if lower > upper else UNKNOWN
@@ -155,17 +160,19 @@ def _minimise(spec, decide, lower: int, upper: int, deadline: float, best):
     return (makespan(spec.instance, schedule) if outcome.status == OPTIMAL else max(lower, outcome.bound)), schedule
 
 
-def _increasing_caps(spec, decide, lower: int, upper: int, deadline: float, best):
-    """C = lower, lower + 1, ... decided in turn: the first feasible C is optimal."""
+def _increasing_caps(spec, decide, lower: int, upper: int, deadline: float, best, per_cap: float):
+    """C = lower, lower + 1, ... decided in turn, each within ``per_cap``
+    seconds: the first feasible C is optimal. Returns (new lower bound, best
+    schedule, settled), unsettled when a cap was left undecided."""
     while lower <= upper and time.perf_counter() < deadline:
-        outcome = decide(spec, lower, deadline - time.perf_counter(), best)
+        outcome = decide(spec, lower, min(per_cap, deadline - time.perf_counter()), best)
         if outcome.status == INFEASIBLE:
             lower += 1
         elif outcome.solution is not None:
-            return lower, _schedule(spec, outcome.solution)
+            return lower, _schedule(spec, outcome.solution), True
         else:
-            break
-    return lower, best
+            return lower, best, False
+    return lower, best, lower > upper
 
 
 def _schedule(spec, solution: list[int]) -> Schedule:
