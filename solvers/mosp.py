@@ -134,7 +134,7 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     method = "bounds" if lower > upper else "model"
     per_cap = time_limit / 10 if solver == "cpsat" else time_limit
     lower, schedule, settled = _increasing_caps(spec, decide, lower, upper, deadline, best, per_cap)
-    if not settled and time.perf_counter() < deadline:  # CP-SAT only: the MILP's one cap had all the time
+    if not settled and solver == "cpsat" and time.perf_counter() < deadline:  # the MILP's cap had all the time
         if lower < upper:
             lower, schedule = _minimise(spec, decide, lower, upper, deadline, best)
         else:
