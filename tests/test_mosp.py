@@ -204,3 +204,22 @@ def test_solve_command_on_three_partition(tmp_path):
                                             "items": [5, 7, 8, 6, 7, 7]})
     out = run_cli("solve", bad, "--json")
     assert out.returncode == 2 and "items[0]" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_time_limit_returns_the_best_schedule_and_a_proven_bound(monkeypatch):
+    """A selfish instance neither backend closes in 1.4 s: the answer is the
+    incumbent with the last proven cap, never an error or a false optimum;
+    also when the MILP gives up on a cap before the deadline."""
+    from schedbench.solvers.milp import mosp as milp_mosp
+    from schedbench.solvers.outcome import ModelOutcome
+
+    inst = paper_workload(3, 20, 2, high=20, selfish=True)
+    cpsat = solve(inst, None, "cpsat", 60)
+    assert cpsat.status == OPTIMAL
+    results = [solve(inst, None, solver, 1.4) for solver in ("cpsat", "milp")]
+    monkeypatch.setattr(milp_mosp, "decide", lambda *args: ModelOutcome("unknown", None, None, None))
+    results.append(solve(inst, None, "milp", 30))
+    for result in results:
+        assert result.bound <= cpsat.objective <= result.objective
+        assert validate(inst, result.schedule) == []
+        assert (result.status == OPTIMAL) == (result.bound == result.objective)
