@@ -6,6 +6,7 @@ a solver.
 
 
 def registry(family: str) -> dict:
-    from schedbench.heuristics import campaign, mosp, pcmax
+    from schedbench.heuristics import campaign, dssp, mosp, pcmax
 
-    return {"pcmax": pcmax.HEURISTICS, "campaign": campaign.registry(), "mosp": mosp.HEURISTICS}[family]
+    return {"pcmax": pcmax.HEURISTICS, "campaign": campaign.registry(), "mosp": mosp.HEURISTICS,
+            "dssp": dssp.HEURISTICS}[family]

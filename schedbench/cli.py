@@ -81,7 +81,9 @@ def heuristic(name, file, inner, time_limit, as_json) -> None:
     when every F_u* is proven within --time-limit. mosp: ilba, lpt-lpt,
     spt-lpt, less-helped-first; the schedule must keep the local constraints
     against the heuristic's own local schedule, and any breach of SPEC's
-    reference (ref_k) is reported, not hidden.
+    reference (ref_k) is reported, not hidden. dssp: lcpf, stcpu, random
+    (two-phase, §4.4's tuned r), lcpf-r0 (Theorem 1's r_0), priority (no
+    selection); reward with the paper's knapsack bound and the LP bound.
     """
     from schedbench.heuristics import registry
     from schedbench.model import load_instance, schedule_to_json
@@ -96,6 +98,10 @@ def heuristic(name, file, inner, time_limit, as_json) -> None:
         from schedbench.report import mosp_metrics_json
 
         metrics = mosp_metrics_json(instance, schedule, name, time_limit)
+    elif instance.family == "dssp":
+        from schedbench.report import dssp_metrics_json
+
+        metrics = dssp_metrics_json(instance, schedule)
     else:
         violations = validate(instance, schedule)
         if violations:
@@ -139,7 +145,8 @@ def validate(file, schedule, as_json) -> None:
                                                 "fcfs-trap", "pcmax-uniform", "mosp-paper", "mosp-small",
                                                 "mosp-figure1", "mosp-figure2", "mosp-stretch-tight",
                                                 "three-partition", "three-partition-random", "three-partition-no",
-                                                "mosp-two-jobs"]))
+                                                "mosp-two-jobs", "dssp-standard", "dssp-t1", "dssp-t2",
+                                                "dssp-small", "dssp-scaled"]))
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--users", type=click.IntRange(min=1), default=5, show_default=True, help="k (faircamp, ostrich, small, unit-campaigns).")
 @click.option("--jobs", "n_jobs", type=click.IntRange(min=1), default=None, help="Number of jobs (faircamp, ostrich: 10^4; pcmax-uniform: 20).")
@@ -156,10 +163,18 @@ def validate(file, schedule, as_json) -> None:
 @click.option("--selfish/--no-selfish", default=None, help="mosp: selfishness restriction (figures: on).")
 @click.option("--triples", type=click.IntRange(min=1), default=3, show_default=True, help="q (three-partition).")
 @click.option("--bound", type=click.IntRange(min=12), default=40, show_default=True, help="B (three-partition).")
-@click.option("--from", "source", type=click.Path(dir_okay=False), help="mosp-two-jobs: the 3-PARTITION file.")
+@click.option("--from", "source", type=click.Path(dir_okay=False),
+              help="mosp-two-jobs: the 3-PARTITION file; dssp-t2: the dssp file.")
+@click.option("--reward", type=click.Choice(["size", "unit"]), default="size", show_default=True,
+              help="dssp: R_j = T_1(j) (the paper's) or 1.")
+@click.option("--stages", type=click.IntRange(min=1, max=10), default=6, show_default=True, help="dssp-t1: stages per job.")
+@click.option("--max-critical-path", type=click.IntRange(min=1), default=2340, show_default=True,
+              help="dssp-t2: the new T_inf^max.")
+@click.option("--scale", type=click.IntRange(min=1), default=50, show_default=True,
+              help="dssp-scaled: P, D, lengths and tasks per stage divided by this.")
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
 def generate(generator, seed, users, n_jobs, machines, campaigns, long_, trace, gap, max_jobs, organizations,
-             local_objective, selfish, triples, bound, source, out) -> None:
+             local_objective, selfish, triples, bound, source, reward, stages, max_critical_path, scale, out) -> None:
     """Write a seeded, reproducible instance (same arguments, same bytes).
 
     faircamp: FAIRCAMP §VII; ostrich: OStrich §6; small: small random
@@ -174,7 +189,10 @@ def generate(generator, seed, users, n_jobs, machines, campaigns, long_, trace, 
     three-partition: a planted yes-instance (certificate in meta);
     three-partition-random: yes or no, for the solver;
     three-partition-no: a no-instance proven by the solver; mosp-two-jobs:
-    Theorem 2's reduction of --from (threshold L in meta).
+    Theorem 2's reduction of --from (threshold L in meta). dssp-standard:
+    DSSP §4.1 (P = 100, D = 4680 units of 10 s); dssp-t1: T1, --stages per
+    job; dssp-t2: T2 of --from down to --max-critical-path; dssp-small,
+    dssp-scaled: small enough for exact solving.
     """
     from schedbench.instances import campaign as gen
     from schedbench.instances.pcmax import uniform
@@ -198,6 +216,8 @@ def generate(generator, seed, users, n_jobs, machines, campaigns, long_, trace, 
         from schedbench.instances.mosp import organizations_from_swf
 
         inst = organizations_from_swf(trace, organizations, machines or 1, max_jobs, local_objective, bool(selfish))
+    elif generator.startswith("dssp"):
+        inst = _generate_dssp(generator, seed, reward, stages, max_critical_path, scale, source)
     elif generator.startswith(("mosp", "three")):
         inst = _generate_mosp(generator, seed, organizations, n_jobs, local_objective, selfish, triples, bound, source)
     else:
@@ -244,8 +264,29 @@ def _generate_mosp(generator, seed, organizations, n_jobs, local_objective, self
     return gen.mosp_two_jobs(three)[0]
 
 
+def _generate_dssp(generator, seed, reward, stages, max_critical_path, scale, source):
+    from schedbench.instances import dssp as gen
+
+    if generator == "dssp-standard":
+        return gen.standard_workload(seed, reward=reward)
+    if generator == "dssp-t1":
+        return gen.fixed_stages(seed, stages, reward=reward)
+    if generator == "dssp-small":
+        return gen.small_workload(seed, reward=reward)
+    if generator == "dssp-scaled":
+        return gen.scaled_workload(seed, scale, reward=reward)
+    if not source:
+        raise UserInputError("--from", "dssp-t2 needs --from FILE, a dssp instance")
+    from schedbench.model import load_instance
+
+    base = load_instance(source)
+    if base.family != "dssp":
+        raise UserInputError("--from", f"{source} is a {base.family} instance, not dssp")
+    return gen.transform_t2(base, max_critical_path)
+
+
 @cli.command()
-@click.argument("family", type=click.Choice(["campaign", "mosp"]))
+@click.argument("family", type=click.Choice(["campaign", "mosp", "dssp"]))
 @click.option("--instances", "count", type=click.IntRange(min=0), default=1000, show_default=True,
               help="Random small instances (the papers' constructions are added; mosp: and Theorem 2's reductions).")
 @click.option("--seed", type=int, default=0, show_default=True)

@@ -34,6 +34,8 @@ def result_json(instance, result: Result, objective: str) -> dict[str, Any]:
     }
     if instance.family == "three_partition" and result.schedule is not None:
         out["certificate"] = [list(triple) for triple in result.schedule]
+    if instance.family == "knapsack" and result.schedule is not None:
+        out["selected"] = list(result.schedule)
     if result.objective is not None:
         out["objective_fraction"] = fraction(result.objective)
     if result.bound is not None:
@@ -103,3 +105,20 @@ def mosp_metrics_json(instance, schedule, heuristic: str, time_limit: float) -> 
             "stretch_fraction": None if stretch is None else fraction(stretch), **unproven,
             "jain_index": number(jain), "jain_index_fraction": fraction(jain),
             "spec_reference_violations": [str(v) for v in validate(instance, schedule)]}
+
+
+def dssp_metrics_json(instance, schedule) -> dict[str, Any]:
+    """A DSSP schedule's reward and the jobs that earn it, against the
+    paper's upper bound (the knapsack value at r = 1) and its LP relaxation."""
+    from schedbench.metrics.dssp import completed_jobs, reward
+    from schedbench.solvers.dssp import knapsack_bound, lp_bound
+    from schedbench.validator import validate
+
+    violations = validate(instance, schedule)
+    if violations:
+        raise AssertionError(f"heuristic produced an invalid schedule: {violations[0]}")
+    value, bound, relaxed = reward(instance, schedule), knapsack_bound(instance), lp_bound(instance)
+    return {"reward": value, "completed_jobs": completed_jobs(instance, schedule), "knapsack_bound": bound,
+            "lp_bound": number(relaxed), "lp_bound_fraction": fraction(relaxed),
+            "ratio_to_knapsack_bound": number(Fraction(value, bound)) if bound else None,
+            "ratio_to_knapsack_bound_fraction": fraction(Fraction(value, bound)) if bound else None}

@@ -15,7 +15,7 @@ SOLVERS = ("cpsat", "milp", "portfolio")  # portfolio: P||Cmax problems only
 def solve(instance, objective: str | None = None, solver: str = "cpsat",
           time_limit: float | None = None, formulation: str = "default") -> Result:
     from schedbench.model import family_module
-    from schedbench.solvers import campaign, mosp, pcmax, three_partition
+    from schedbench.solvers import campaign, dssp, knapsack, mosp, pcmax, three_partition
 
     objectives = family_module(instance.family).OBJECTIVES
     objective = objective or objectives[0]
@@ -35,4 +35,8 @@ def solve(instance, objective: str | None = None, solver: str = "cpsat",
         return mosp.solve(instance, objective, solver, limit)
     if instance.family == "three_partition":
         return three_partition.solve(instance, solver, limit)
+    if instance.family == "knapsack":
+        return knapsack.solve(instance, solver, limit)
+    if instance.family == "dssp":
+        return dssp.solve(instance, solver, limit)
     return campaign.solve(instance, objective, solver, limit, formulation)

@@ -11,10 +11,11 @@ from types import ModuleType
 from typing import Any
 
 from schedbench.errors import InstanceError, ScheduleFormatError
-from schedbench.model import campaign, fields, mosp, pcmax, three_partition
+from schedbench.model import campaign, dssp, fields, knapsack, mosp, pcmax, three_partition
 from schedbench.schedule import Schedule
 
-FAMILIES: dict[str, ModuleType] = {m.FAMILY: m for m in (pcmax, campaign, mosp, three_partition)}
+FAMILIES: dict[str, ModuleType] = {m.FAMILY: m for m in (pcmax, campaign, mosp, three_partition,
+                                                                    dssp, knapsack)}
 
 
 def family_module(name: str) -> ModuleType:

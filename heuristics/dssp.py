@@ -1,0 +1,121 @@
+"""The DSSP paper's two-phase method (§2.2) and its priority-scheduler baseline.
+
+1. Selection: the jobs that can finish at all (T_inf <= D) form a 0-1
+   knapsack, weight T_1, profit the reward, capacity floor(r P D); it is
+   solved exactly by DP by profits (as the paper) or by OR-Tools' knapsack
+   solver. r_0 = 1 - (1 - 1/P) T_inf^max / D is Theorem 1's parameter,
+   1 - 0.2 (1 - 1/P) T_inf^max / D the tuned one of §4.4.
+2. Dispatch: a non-delay list scheduler on P processors (no processor idles
+   while a task is runnable, until the deadline; nothing starts at or after
+   D, since it could not earn anything). A task is runnable once every task
+   of its job's previous stage has finished. Policies: LCPF, a task of the
+   job with the longest critical path; STCPU, of the job with the shortest
+   total CPU time; RANDOM, any runnable task uniformly (seeded). Within a
+   job, LCPF and STCPU take its longest runnable task first (the paper does
+   not say; longest first shortens the stage). Ties: lowest index.
+The baseline ``priority`` selects nothing: every job is dispatched, the
+highest reward first (the ordinal priority of a priority scheduler).
+"""
+
+import random
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+from heapq import heapify, heappop, heappush
+from math import floor
+
+from schedbench.heuristics.knapsack import dp_by_profits, ortools_knapsack
+from schedbench.metrics.dssp import theorem1_parameter, tuned_parameter
+from schedbench.schedule import Schedule
+
+SELECTORS: dict[str, Callable] = {"dp": dp_by_profits, "ortools": ortools_knapsack}
+POLICIES = ("lcpf", "stcpu", "random", "priority")
+
+
+def candidates(instance) -> list[int]:
+    """Jobs that can finish by the deadline at all (T_inf <= D)."""
+    return [j for j, job in enumerate(instance.jobs) if job.critical_path <= instance.deadline]
+
+
+def select(instance, r: Fraction, selector: str = "dp") -> list[int]:
+    """The knapsack selection of §2.2, equations (1)-(2), with capacity floor(r P D)."""
+    jobs = candidates(instance)
+    capacity = max(0, floor(Fraction(r) * instance.processors * instance.deadline))
+    chosen = SELECTORS[selector]([instance.jobs[j].work for j in jobs], [instance.jobs[j].reward for j in jobs],
+                                 capacity)
+    return sorted(jobs[i] for i in chosen)
+
+
+def _job_key(instance, policy: str) -> Callable[[int], tuple]:
+    jobs = instance.jobs
+    return {"lcpf": lambda j: (-jobs[j].critical_path, j), "stcpu": lambda j: (jobs[j].work, j),
+            "priority": lambda j: (-jobs[j].reward, j)}[policy]
+
+
+def dispatch(instance, jobs: Iterable[int], policy: str, seed: int = 0) -> Schedule:
+    """Non-delay dispatch of ``jobs``' tasks with ``policy`` (event-driven)."""
+    lengths, deadline = instance.lengths, instance.deadline
+    machine: list[int | None] = [None] * len(lengths)
+    start: list[int | None] = [None] * len(lengths)
+    rng = random.Random(seed)
+    job_key = None if policy == "random" else _job_key(instance, policy)
+    runnable: list = []  # a heap of (job key, -length, task), or a plain list for RANDOM
+    left: dict[int, list[int]] = {}  # job -> [current stage, its tasks not finished]
+
+    def release(j: int, g: int) -> None:
+        tasks = instance.stage_slice(j, g)
+        left[j] = [g, len(tasks)]
+        for t in tasks:
+            if job_key is None:
+                runnable.append(t)
+            else:
+                heappush(runnable, (job_key(j), -lengths[t], t))
+
+    def take() -> int:
+        if job_key is not None:
+            return heappop(runnable)[2]
+        i = rng.randrange(len(runnable))
+        runnable[i], runnable[-1] = runnable[-1], runnable[i]
+        return runnable.pop()
+
+    for j in jobs:
+        release(j, 0)
+    idle = list(range(instance.processors))
+    heapify(idle)
+    running: list[tuple[int, int, int]] = []  # (end, task, processor)
+    now = 0
+    while True:
+        while idle and runnable and now < deadline:
+            t, q = take(), heappop(idle)
+            machine[t], start[t] = q, now
+            heappush(running, (now + lengths[t], t, q))
+        if not running:
+            return Schedule(tuple(machine), tuple(start))
+        now = running[0][0]
+        while running and running[0][0] == now:
+            _, t, q = heappop(running)
+            heappush(idle, q)
+            j = instance.job_of_task[t]
+            left[j][1] -= 1
+            if not left[j][1] and left[j][0] + 1 < len(instance.jobs[j].stages):
+                release(j, left[j][0] + 1)
+
+
+def two_phase(instance, policy: str = "lcpf", r: Fraction | None = None, selector: str = "dp",
+              seed: int = 0) -> Schedule:
+    """Select with parameter ``r`` (default: §4.4's tuned value), then dispatch."""
+    r = tuned_parameter(instance) if r is None else r
+    return dispatch(instance, select(instance, r, selector), policy, seed)
+
+
+def priority_scheduler(instance) -> Schedule:
+    """No selection: every job, the highest reward first."""
+    return dispatch(instance, range(len(instance.jobs)), "priority")
+
+
+HEURISTICS: dict[str, Callable] = {
+    "lcpf": lambda inst: two_phase(inst, "lcpf"),
+    "stcpu": lambda inst: two_phase(inst, "stcpu"),
+    "random": lambda inst: two_phase(inst, "random"),
+    "lcpf-r0": lambda inst: two_phase(inst, "lcpf", theorem1_parameter(inst)),
+    "priority": priority_scheduler,
+}

@@ -1,0 +1,34 @@
+"""DSSP metrics (SPEC.md family ``dssp``; DSSP paper §2): rewards earned by
+the deadline, and the quantities of the paper's analysis."""
+
+from fractions import Fraction
+
+from schedbench.schedule import Schedule
+
+
+def completed_jobs(instance, schedule: Schedule) -> list[int]:
+    """Jobs whose every task runs and ends by the deadline."""
+    lengths = instance.lengths
+    return [j for j in range(len(instance.jobs))
+            if all(schedule.start[t] is not None and schedule.start[t] + lengths[t] <= instance.deadline
+                   for t in instance.task_slice(j))]
+
+
+def reward(instance, schedule: Schedule) -> int:
+    return sum(instance.jobs[j].reward for j in completed_jobs(instance, schedule))
+
+
+def theorem1_parameter(instance) -> Fraction:
+    """r_0 = 1 - (1 - 1/P) T_inf^max / D (Theorem 1), exact; T_inf^max over the
+    jobs that can finish at all (§2.2 discards the others before selection).
+    With D = 0 nothing can finish and the capacity r P D is 0 whatever r is."""
+    deadline = instance.deadline
+    longest = max((job.critical_path for job in instance.jobs if job.critical_path <= deadline), default=0)
+    if deadline == 0:
+        return Fraction(0)
+    return 1 - (1 - Fraction(1, instance.processors)) * Fraction(longest, deadline)
+
+
+def tuned_parameter(instance, weight: Fraction = Fraction(1, 5)) -> Fraction:
+    """§4.4: r = 1 - λ (1 - 1/P) T_inf^max / D with λ = 0.2, the paper's tuned choice for LCPF."""
+    return 1 - weight * (1 - theorem1_parameter(instance))

@@ -1,0 +1,87 @@
+"""0-1 knapsack instances (SPEC.md, family ``knapsack``): the job-selection
+phase of DSSP (two-phase rendering paper, §2.2), items standing for jobs.
+
+An empty item list is a valid instance (the selection phase may find no
+job worth considering); its optimum is 0. A solution is the tuple of
+selected item indexes, which takes the place of a schedule
+(``schedule_to_json`` / ``schedule_from_json``): its JSON is
+``{"selected": [i, ...]}``.
+"""
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from schedbench.errors import ScheduleFormatError
+from schedbench.model import fields
+
+FAMILY = "knapsack"
+OBJECTIVES = ("profit",)
+
+Selection = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Item:
+    weight: int
+    profit: int
+
+
+@dataclass(frozen=True)
+class KnapsackInstance:
+    capacity: int
+    items: tuple[Item, ...]
+    name: str = ""
+    meta: dict = field(default_factory=dict, compare=False, hash=False)
+
+    family = FAMILY
+
+    @property
+    def weights(self) -> tuple[int, ...]:
+        return tuple(item.weight for item in self.items)
+
+    @property
+    def profits(self) -> tuple[int, ...]:
+        return tuple(item.profit for item in self.items)
+
+    def weight_of(self, selected: Iterable[int]) -> int:
+        return sum(self.items[i].weight for i in selected)
+
+    def profit_of(self, selected: Iterable[int]) -> int:
+        return sum(self.items[i].profit for i in selected)
+
+
+def parse(obj: dict) -> KnapsackInstance:
+    capacity = fields.nonnegative(fields.required(obj, "capacity", ""), "capacity")
+    raw = fields.json_list(fields.required(obj, "items", ""), "items", non_empty=False)
+    return KnapsackInstance(capacity, tuple(_item(item, f"items[{i}]") for i, item in enumerate(raw)),
+                            str(obj.get("name", "")), dict(obj.get("meta", {}) or {}))
+
+
+def _item(obj: Any, where: str) -> Item:
+    fields.json_object(obj, where)
+    return Item(fields.nonnegative(fields.required(obj, "weight", where), f"{where}.weight"),
+                fields.nonnegative(fields.required(obj, "profit", where), f"{where}.profit"))
+
+
+def to_json(instance: KnapsackInstance) -> dict[str, Any]:
+    out = fields.document_header(FAMILY, instance.name, instance.meta)
+    out.update(capacity=instance.capacity,
+               items=[{"weight": item.weight, "profit": item.profit} for item in instance.items])
+    return out
+
+
+def schedule_to_json(instance: KnapsackInstance, selected: Selection) -> dict[str, Any]:
+    return {"selected": list(selected)}
+
+
+def schedule_from_json(instance: KnapsackInstance, obj: Any) -> Selection:
+    """Shape and types only; range, duplicates and capacity are the validator's question."""
+    if isinstance(obj, dict):
+        obj = obj.get("selected")
+    if not isinstance(obj, list):
+        raise ScheduleFormatError("selected", "must be a list of item indexes")
+    for k, i in enumerate(obj):
+        if not fields.is_int(i):
+            raise ScheduleFormatError(f"selected[{k}]", f"must be an item index (integer), got {i!r}")
+    return tuple(obj)

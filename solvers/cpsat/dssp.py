@@ -1,0 +1,52 @@
+"""CP-SAT DSSP model (see ``solvers.dssp``).
+
+done_j: job j completes by D. Each task is an optional interval, present
+iff done_j, inside [0, D). Stage g + 1 of a job starts after the end of its
+stage g (an auxiliary stage end per stage, so precedence costs one
+constraint per task, not one per pair). A capacity-P cumulative bounds the
+tasks running at once; processors are restored afterwards. Identical tasks
+of one stage have ordered starts. Maximise sum R_j done_j, written as
+minimising its negation so the shared bound rounding applies unchanged.
+"""
+
+from ortools.sat.python import cp_model
+
+from schedbench.solvers.cpsat import run
+from schedbench.solvers.outcome import ModelOutcome
+
+
+def solve(instance, time_limit: float, hint_jobs: list[int] | None = None, hint_starts=None) -> ModelOutcome:
+    """``hint_jobs`` / ``hint_starts``: a valid heuristic schedule's completed jobs and task starts."""
+    lengths, deadline = instance.lengths, instance.deadline
+    model = cp_model.CpModel()
+    done = [model.new_bool_var(f"done{j}") for j in range(len(instance.jobs))]
+    start = [model.new_int_var(0, max(deadline - p, 0), f"s{t}") for t, p in enumerate(lengths)]
+    intervals = []
+    for j, job in enumerate(instance.jobs):
+        if job.critical_path > deadline:
+            model.add(done[j] == 0)
+        previous_end = None
+        for g, stage in enumerate(job.stages):
+            tasks = instance.stage_slice(j, g)
+            stage_end = model.new_int_var(0, deadline, f"e{j}_{g}")
+            for t in tasks:
+                intervals.append(model.new_optional_fixed_size_interval_var(start[t], lengths[t], done[j], ""))
+                model.add(start[t] + lengths[t] <= stage_end).only_enforce_if(done[j])
+                if previous_end is not None:
+                    model.add(start[t] >= previous_end).only_enforce_if(done[j])
+            for a, b in zip(tasks, tasks[1:]):
+                if lengths[a] == lengths[b]:
+                    model.add(start[a] <= start[b])
+            previous_end = stage_end
+    model.add_cumulative(intervals, [1] * len(intervals), instance.processors)
+    model.minimize(-sum(job.reward * done[j] for j, job in enumerate(instance.jobs)))
+    if hint_jobs is not None:
+        for j in range(len(instance.jobs)):
+            model.add_hint(done[j], j in hint_jobs)
+        for t, s in enumerate(hint_starts):
+            if s is not None:
+                model.add_hint(start[t], s)
+    outcome = run(model, time_limit, done + start)
+    if outcome.value is not None:
+        outcome.value, outcome.bound = -outcome.value, -outcome.bound
+    return outcome

@@ -1,0 +1,45 @@
+"""MILP DSSP model through PuLP/CBC (see ``solvers.dssp``), time-indexed, for
+the scaled-down instances it targets (D up to a few dozen, tens of tasks):
+x[t,s] = 1 iff task t starts at s (only starts with s + p_t <= D exist),
+done_j = 1 iff job j completes. Every task of j starts once iff done_j; at
+most P tasks run at any instant; with S_t = sum_s s x[t,s], stage
+precedence is S_b >= S_a + p_a done_j for a in stage g, b in stage g + 1
+(linear, no big-M: both sides are 0 when j does not run). Maximise
+sum R_j done_j (as minimising its negation, like the CP-SAT model).
+"""
+
+import pulp
+
+from schedbench.solvers.milp import run
+from schedbench.solvers.outcome import ModelOutcome
+
+
+def solve(instance, time_limit: float) -> ModelOutcome:
+    lengths, deadline = instance.lengths, instance.deadline
+    problem = pulp.LpProblem("dssp", pulp.LpMinimize)
+    done = [problem.add_variable(f"done_{j}", cat=pulp.LpBinary) for j in range(len(instance.jobs))]
+    x = {t: {s: problem.add_variable(f"x_{t}_{s}", cat=pulp.LpBinary) for s in range(deadline - p + 1)}
+         for t, p in enumerate(lengths)}
+    start = {t: pulp.lpSum(s * v for s, v in starts.items()) for t, starts in x.items()}
+    objective = -pulp.lpSum(job.reward * done[j] for j, job in enumerate(instance.jobs))
+    problem += objective
+    for j, job in enumerate(instance.jobs):
+        for t in instance.task_slice(j):
+            problem += pulp.lpSum(x[t].values()) == done[j], f"once_{t}"
+        for g in range(1, len(job.stages)):
+            for a in instance.stage_slice(j, g - 1):
+                for b in instance.stage_slice(j, g):
+                    problem += start[b] >= start[a] + lengths[a] * done[j], f"stage_{a}_{b}"
+    running: dict[int, list] = {}
+    for t, starts in x.items():
+        for s, v in starts.items():
+            for instant in range(s, s + lengths[t]):
+                running.setdefault(instant, []).append(v)
+    for instant, active in running.items():
+        if len(active) > instance.processors:
+            problem += pulp.lpSum(active) <= instance.processors, f"capacity_{instant}"
+    outcome = run(problem, time_limit, done + [start[t] for t in range(len(lengths))], objective=objective)
+    if outcome.value is not None:
+        outcome.value = -outcome.value
+        outcome.bound = None if outcome.bound is None else -outcome.bound
+    return outcome

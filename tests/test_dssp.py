@@ -1,0 +1,158 @@
+"""DSSP: the format, the validator's rules, the two-phase heuristics and the
+exact solvers, cross-checked against each other."""
+
+import json
+import random
+import re
+from fractions import Fraction
+
+import pytest
+
+from schedbench.errors import InstanceError
+from schedbench.heuristics.dssp import HEURISTICS, dispatch, select
+from schedbench.instances.dssp import small_workload
+from schedbench.metrics.dssp import completed_jobs, reward, theorem1_parameter, tuned_parameter
+from schedbench.model import instance_to_json, parse_instance, schedule_from_json, schedule_to_json
+from schedbench.model.dssp import DsspInstance, Job
+from schedbench.result import OPTIMAL
+from schedbench.schedule import Schedule
+from schedbench.solvers import solve
+from schedbench.solvers.dssp import knapsack_bound, lp_bound
+from schedbench.validator import validate
+
+from conftest import run_cli, write_json
+
+# P = 2, D = 6. Job 0: stages [3] then [2, 2] (T_1 7, T_inf 5), reward 7;
+# job 1: one stage [4] (reward 4); job 2: [2] then [2] (reward 4).
+# Work 15 > P D = 12, so not all three fit. Job 0 with job 2: processor 0
+# runs 0's [3] then [2]; processor 1 runs 2's [2] [2] then 0's second [2]
+# from 4 to 6: reward 11, the optimum (0 + 1 is 11 too; 1 + 2 is only 8).
+EXAMPLE = DsspInstance(2, 6, (Job(7, ((3,), (2, 2))), Job(4, ((4,),)), Job(4, ((2,), (2,)))))
+DSSP = {"family": "dssp", "format_version": 1, "processors": 2, "deadline": 6,
+        "jobs": [{"reward": 7, "stages": [[3], [2, 2]]}, {"reward": 4, "stages": [[4]]}]}
+
+
+def random_instance(seed: int, unit: bool = False) -> DsspInstance:
+    rng = random.Random(seed)
+    jobs = []
+    for _ in range(rng.randint(1, 4)):
+        stages = tuple(tuple(rng.randint(1, 4) for _ in range(rng.randint(1, 2))) for _ in range(rng.randint(1, 3)))
+        jobs.append(Job(1 if unit else sum(map(sum, stages)), stages))
+    return DsspInstance(rng.randint(1, 3), rng.randint(3, 10), tuple(jobs), f"dssp-test-{seed}")
+
+
+def test_round_trip_and_schedule_format():
+    inst = parse_instance(DSSP)
+    assert instance_to_json(inst)["jobs"] == DSSP["jobs"]
+    schedule = Schedule((0, 0, 1, None), (0, 3, 3, None))
+    text = schedule_to_json(inst, schedule)
+    assert text["jobs"][1] is None and text["jobs"][0]["stages"][1][1] == {"processor": 1, "start": 3}
+    assert schedule_from_json(inst, json.loads(json.dumps(text))) == schedule
+
+
+@pytest.mark.parametrize("change,field", [
+    (lambda d: d["jobs"][0].update(reward=-1), "jobs[0].reward"),
+    (lambda d: d["jobs"][1].update(stages=[]), "jobs[1].stages"),
+    (lambda d: d["jobs"][0]["stages"].__setitem__(1, []), "jobs[0].stages[1]"),
+    (lambda d: d["jobs"][0]["stages"][1].__setitem__(0, 1.5), "jobs[0].stages[1][0]"),
+    (lambda d: d.update(processors=0), "processors"),
+    (lambda d: d.update(deadline=True), "deadline"),
+])
+def test_bad_instances_name_the_field(change, field):
+    bad = json.loads(json.dumps(DSSP))
+    change(bad)
+    with pytest.raises(InstanceError, match="^" + re.escape(field) + ":"):
+        parse_instance(bad)
+
+
+def test_validator_rules_and_reward():
+    #          job 0: [3] | [2, 2]     job 1: [4]   job 2: [2] | [2]
+    good = Schedule((0, 0, 1, None, 1, 1), (0, 3, 4, None, 0, 2))
+    assert validate(EXAMPLE, good) == [] and reward(EXAMPLE, good) == 11 and completed_jobs(EXAMPLE, good) == [0, 2]
+    cases = {
+        "precedence": Schedule((None,) * 4 + (0, 1), (None,) * 4 + (0, 1)),  # job 2's stage 2 at 1, stage 1 ends at 2
+        "overlap": Schedule((0, 0, 0, None, 1, 1), (0, 3, 4, None, 0, 2)),
+        "machine-range": Schedule((0, 0, 2, None, 1, 1), (0, 3, 4, None, 0, 2)),
+        "half-placed": Schedule((0, 0, 1, 0, 1, 1), (0, 3, 4, None, 0, 2)),
+    }
+    for rule, schedule in cases.items():
+        assert rule in {v.rule for v in validate(EXAMPLE, schedule)}, rule
+    skipped_stage = Schedule((None, 0, 1, None, 1, 1), (None, 3, 4, None, 0, 2))
+    assert "precedence" in {v.rule for v in validate(EXAMPLE, skipped_stage)}
+    late = Schedule((0, 0, 1, 0, 1, 1), (0, 3, 4, 5, 0, 2))  # job 1 runs but ends at 9 > D
+    assert validate(EXAMPLE, late) == [] and completed_jobs(EXAMPLE, late) == [0, 2]
+
+
+def test_selection_parameters_and_bounds():
+    assert theorem1_parameter(EXAMPLE) == 1 - Fraction(1, 2) * Fraction(5, 6)
+    assert tuned_parameter(EXAMPLE) == 1 - Fraction(1, 5) * Fraction(1, 2) * Fraction(5, 6)
+    assert select(EXAMPLE, Fraction(1)) in ([0, 2], [0, 1])  # work 11 <= 12, reward 11
+    assert knapsack_bound(EXAMPLE) == 11
+    assert lp_bound(EXAMPLE) == 4 + 7 + Fraction(1, 4) * 4  # ratios 1, 1, 1: by index, job 2 a quarter
+
+
+def test_dispatchers_are_non_delay_and_valid():
+    for seed in range(150):
+        inst = random_instance(seed, unit=seed % 2 == 0)
+        for name, run in HEURISTICS.items():
+            schedule = run(inst)
+            assert validate(inst, schedule) == [], (inst.name, name)
+        for policy in ("lcpf", "stcpu", "random"):
+            schedule = dispatch(inst, range(len(inst.jobs)), policy, seed)
+            assert validate(inst, schedule) == []
+            busy = sorted((s, s + p) for s, p in zip(schedule.start, inst.lengths) if s is not None)
+            assert all(s < inst.deadline for s, _ in busy)
+
+
+def test_cpsat_and_milp_agree_and_meet_the_bounds():
+    """At least 200 random small instances (size and unit rewards), both
+    backends prove each; the optimum never exceeds the knapsack bound, which
+    never exceeds the LP bound, and no heuristic beats the optimum."""
+    by_model = 0
+    for seed in range(200):
+        inst = small_workload(seed, reward=("size", "unit")[seed % 2])
+        a, b = solve(inst, None, "cpsat", 20), solve(inst, None, "milp", 20)
+        assert a.status == b.status == OPTIMAL, inst.name
+        assert a.objective == b.objective, inst.name
+        for result in (a, b):
+            assert validate(inst, result.schedule) == [] and reward(inst, result.schedule) == result.objective
+        assert a.objective <= knapsack_bound(inst) <= lp_bound(inst)
+        assert all(reward(inst, run(inst)) <= a.objective for run in HEURISTICS.values())
+        by_model += a.method == "model"
+    assert by_model >= 20
+
+
+def test_example_optimum_and_command(tmp_path):
+    path = write_json(tmp_path, "example.json", instance_to_json(EXAMPLE))
+    out = run_cli("solve", path, "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["status"] == "optimal" and result["objective"] == 11
+    bad = write_json(tmp_path, "bad.json", {**DSSP, "deadline": -3})
+    out = run_cli("solve", bad)
+    assert out.returncode == 2 and "deadline" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_claim_checks_catch_violations_and_shrink(tmp_path):
+    """Theorem 1's check and the bound check fail when the optimum is too
+    large for them (a planted wrong optimum), and a ledger run on real
+    optima finds nothing and saves nothing."""
+    from schedbench.claims import shrink
+    from schedbench.claims.dssp import DsspCase, paper_bound, smaller_instances, theorem1
+    from schedbench.claims.dssp_run import instances, run
+
+    unit = small_workload(0, reward="unit")
+    case = DsspCase(unit)
+    assert theorem1("lcpf")(case).holds and paper_bound(case).holds
+    case.optimum = 10 * len(unit.jobs)  # cached_property: the planted value wins
+    assert not theorem1("lcpf")(case).holds and not paper_bound(case).holds
+    tallies = run(instances(24, seed=3), out_dir=tmp_path)
+    assert all(t.violations == 0 and t.tried for t in tallies) and not list(tmp_path.iterdir())
+
+    def too_many_jobs(inst) -> bool:  # a stand-in violation: shrinking must keep it and reach a minimum
+        return len(inst.jobs) >= 2 and len(inst.lengths) >= 3
+
+    small = shrink(small_workload(5), too_many_jobs, smaller_instances)
+    assert too_many_jobs(small) and len(small.jobs) == 2 and len(small.lengths) == 3
+    assert set(small.lengths) == {1} and small.processors == 1 and small.deadline == 1
+    assert not any(too_many_jobs(s) for s in smaller_instances(small))
