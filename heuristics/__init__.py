@@ -9,4 +9,4 @@ def registry(family: str) -> dict:
     from schedbench.heuristics import campaign, dssp, mosp, pcmax
 
     return {"pcmax": pcmax.HEURISTICS, "campaign": campaign.registry(), "mosp": mosp.HEURISTICS,
-            "dssp": dssp.HEURISTICS}[family]
+            "dssp": dssp.HEURISTICS}.get(family, {})

@@ -18,12 +18,12 @@ highest reward first (the ordinal priority of a priority scheduler).
 """
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
 from heapq import heapify, heappop, heappush
 from math import floor
 
-from schedbench.heuristics.knapsack import dp_by_profits, ortools_knapsack
+from schedbench.heuristics.knapsack import dp_by_profits, dp_by_profits_many, ortools_knapsack
 from schedbench.metrics.dssp import theorem1_parameter, tuned_parameter
 from schedbench.schedule import Schedule
 
@@ -38,11 +38,19 @@ def candidates(instance) -> list[int]:
 
 def select(instance, r: Fraction, selector: str = "dp") -> list[int]:
     """The knapsack selection of §2.2, equations (1)-(2), with capacity floor(r P D)."""
+    return selections(instance, [r], selector)[0]
+
+
+def selections(instance, rs: Sequence[Fraction], selector: str = "dp") -> list[list[int]]:
+    """``select`` for several values of r; DP by profits builds its table once for all."""
     jobs = candidates(instance)
-    capacity = max(0, floor(Fraction(r) * instance.processors * instance.deadline))
-    chosen = SELECTORS[selector]([instance.jobs[j].work for j in jobs], [instance.jobs[j].reward for j in jobs],
-                                 capacity)
-    return sorted(jobs[i] for i in chosen)
+    weights, profits = [instance.jobs[j].work for j in jobs], [instance.jobs[j].reward for j in jobs]
+    capacities = [max(0, floor(Fraction(r) * instance.processors * instance.deadline)) for r in rs]
+    if selector == "dp":
+        chosen = dp_by_profits_many(weights, profits, capacities)
+    else:
+        chosen = [SELECTORS[selector](weights, profits, capacity) for capacity in capacities]
+    return [sorted(jobs[i] for i in picked) for picked in chosen]
 
 
 def _job_key(instance, policy: str) -> Callable[[int], tuple]:

@@ -9,40 +9,50 @@ item indexes in increasing order. Neither ever takes an item of profit 0
 
 from collections.abc import Sequence
 
+import numpy as np
 from ortools.algorithms.python import knapsack_solver
 
 
 def dp_by_profits(weights: Sequence[int], profits: Sequence[int], capacity: int) -> tuple[int, ...]:
+    """The DP's selection for one capacity (see ``dp_by_profits_many``)."""
+    return dp_by_profits_many(weights, profits, [capacity])[0]
+
+
+def dp_by_profits_many(weights: Sequence[int], profits: Sequence[int],
+                       capacities: Sequence[int]) -> list[tuple[int, ...]]:
     """The paper's "dynamic programming by profits": for every total profit q,
     the least weight of a subset of the items seen so far with profit exactly
     q; the answer is the largest q whose least weight fits. O(n * sum p) time
-    and bytes (one bit of choice per item and profit, for the reconstruction).
+    (one numpy pass per item over all profits) and bytes (one bit of choice
+    per item and profit, for the reconstruction). The table does not depend
+    on the capacity beyond the largest, so one table answers every capacity
+    (the selection parameter r sweeps of §4.2 build it once).
 
     Ties: of the most profitable subsets, one of least weight; among those,
     an item is used only if it strictly lightens what the items before it
     reach (so later items are left out whenever they can be).
     """
-    total = sum(profits)
-    unreachable = capacity + 1  # a subset heavier than the capacity is as good as none
-    lightest = [0] + [unreachable] * total
-    improved = []  # improved[i][q] = 1: the lightest subset of items 0..i with profit q uses item i
-    reach = 0      # the profit of all items seen so far
-    for weight, profit in zip(weights, profits):
-        row = bytearray(total + 1)
+    total, capacity = sum(profits), max(capacities)
+    unreachable = capacity + 1  # a subset heavier than every capacity is as good as none
+    lightest = np.full(total + 1, unreachable, dtype=np.int64)
+    lightest[0] = 0
+    improved = np.zeros((len(profits), total + 1), dtype=bool)  # [i, q]: the lightest profit-q subset uses item i
+    for i, (weight, profit) in enumerate(zip(weights, profits)):
         if profit > 0 and weight <= capacity:
-            for q in range(reach + profit, profit - 1, -1):  # downwards: each item once
-                candidate = lightest[q - profit] + weight
-                if candidate < lightest[q]:
-                    lightest[q], row[q] = candidate, 1
-        improved.append(row)
-        reach += profit
-    best = max(q for q in range(total + 1) if lightest[q] <= capacity)
-    chosen = []
-    for i in range(len(improved) - 1, -1, -1):
-        if improved[i][best]:
-            chosen.append(i)
-            best -= profits[i]
-    return tuple(reversed(chosen))
+            candidate = lightest[:total + 1 - profit] + weight  # a new array: each item counts once
+            better = candidate < lightest[profit:]
+            lightest[profit:][better] = candidate[better]
+            improved[i, profit:] = better
+    out = []
+    for limit in capacities:
+        best = int(np.flatnonzero(lightest <= limit)[-1])
+        chosen = []
+        for i in range(len(profits) - 1, -1, -1):
+            if improved[i, best]:
+                chosen.append(i)
+                best -= profits[i]
+        out.append(tuple(reversed(chosen)))
+    return out
 
 
 def ortools_knapsack(weights: Sequence[int], profits: Sequence[int], capacity: int) -> tuple[int, ...]:

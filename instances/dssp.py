@@ -22,7 +22,7 @@ import heapq
 import random
 from fractions import Fraction
 
-from schedbench.model.dssp import DsspInstance, Job
+from schedbench.model.dssp import DsspInstance, Job, critical_path
 
 REWARDS = ("size", "unit")
 # A guard against parameters where (almost) no job has T_inf <= D: the
@@ -57,10 +57,6 @@ def _draw_job(rng: random.Random, stages, tasks, length) -> tuple[tuple[int, ...
     return tuple(drawn)
 
 
-def _critical_path(stages) -> int:
-    return sum(max(stage) for stage in stages)
-
-
 def _fill(rng: random.Random, processors: int, deadline: int, stages, tasks, length, demand_factor,
           min_jobs: int = 0, max_jobs: int | None = None) -> tuple[list[tuple[tuple[int, ...], ...]], int]:
     """§4.1's loop: while the total CPU demand (sum of T_1 of the kept jobs)
@@ -79,7 +75,7 @@ def _fill(rng: random.Random, processors: int, deadline: int, stages, tasks, len
     demand = discarded = in_a_row = 0
     while (demand <= target or len(kept) < min_jobs) and (max_jobs is None or len(kept) < max_jobs):
         job = _draw_job(rng, stages, tasks, length)
-        if _critical_path(job) <= deadline:
+        if critical_path(job) <= deadline:
             kept.append(job)
             demand += sum(sum(stage) for stage in job)
             in_a_row = 0
@@ -183,8 +179,8 @@ def fixed_stages(seed: int, stages: int, processors: int = 100, deadline: int = 
     meta = {"generator": "dssp-fixed-stages", "seed": seed, "stages": stages, "base_stages": base_stages,
             "processors": processors, "deadline": deadline, "time_unit_seconds": 10, "tasks": list(tasks),
             "length": list(length), "demand_factor": demand_factor, "reward": reward, "discarded": discarded,
-            "base_max_critical_path": max((_critical_path(job) for job in base), default=0),
-            "over_deadline": sum(1 for job in jobs if _critical_path(job) > deadline)}
+            "base_max_critical_path": max((critical_path(job) for job in base), default=0),
+            "over_deadline": sum(1 for job in jobs if critical_path(job) > deadline)}
     return _instance(processors, deadline, jobs, reward, f"dssp-t1-g{stages}-s{seed}", meta)
 
 
@@ -195,7 +191,7 @@ def _split_job(stages, bound: int) -> tuple[tuple[tuple[int, ...], ...], int, bo
     the number of splits and whether the bound was reached (it is not when
     the longest task has length 1, i.e. the job has more stages than the
     bound allows)."""
-    tinf = _critical_path(stages)
+    tinf = critical_path(stages)
     if tinf <= bound:
         return stages, 0, True
     # Every task carries a key whose lexicographic order is the flat order:

@@ -92,7 +92,8 @@ def heuristic(name, file, inner, time_limit, as_json) -> None:
     instance = load_instance(file)
     heuristics = registry(instance.family)
     if name not in heuristics:
-        raise UserInputError("NAME", f"unknown {instance.family} heuristic {name!r} (known: {', '.join(heuristics)})")
+        raise UserInputError("NAME", f"unknown {instance.family} heuristic {name!r} "
+                                     f"(known: {', '.join(heuristics) or 'none for this family'})")
     schedule = heuristics[name](instance, **({"inner": inner} if inner else {}))
     if instance.family == "mosp":
         from schedbench.report import mosp_metrics_json

@@ -5,11 +5,19 @@ folder per backend (``solvers.cpsat``, ``solvers.milp``) with one module
 per family inside. A solver may call heuristics for warm starts.
 """
 
+from importlib import import_module
+from types import ModuleType
+
 from schedbench.errors import UserInputError
 from schedbench.result import Result
 from schedbench.solvers import settings
 
 SOLVERS = ("cpsat", "milp", "portfolio")  # portfolio: P||Cmax problems only
+
+
+def backend(solver: str, family: str) -> ModuleType:
+    """The model module of ``solver`` (cpsat or milp) for ``family``: one folder per backend."""
+    return import_module(f"schedbench.solvers.{solver}.{family}")
 
 
 def solve(instance, objective: str | None = None, solver: str = "cpsat",

@@ -14,11 +14,9 @@ from schedbench.result import FEASIBLE, OPTIMAL, UNKNOWN, Result
 
 def solve(instance, solver: str, time_limit: float) -> Result:
     began = time.perf_counter()
-    if solver == "cpsat":
-        from schedbench.solvers.cpsat.knapsack import solve as model
-    else:
-        from schedbench.solvers.milp.knapsack import solve as model
-    outcome = model(instance, time_limit)
+    from schedbench.solvers import backend
+
+    outcome = backend(solver, "knapsack").solve(instance, time_limit)
     elapsed = time.perf_counter() - began
     if outcome.solution is None:
         return Result(UNKNOWN, None, None, None, solver, "model", elapsed)

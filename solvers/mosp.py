@@ -123,10 +123,9 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     details = {"local_references": list(spec.references)}
     if any(spec.latest_completion(j) < p for j, p in enumerate(instance.lengths)):
         return Result(INFEASIBLE, None, None, None, solver, "references", time.perf_counter() - began, details)
-    if solver == "cpsat":
-        from schedbench.solvers.cpsat.mosp import decide
-    else:
-        from schedbench.solvers.milp.mosp import decide
+    from schedbench.solvers import backend
+
+    decide = backend(solver, "mosp").decide
     relaxed_bound, relaxed = relaxation(spec, time_limit / 4)
     best = incumbent(spec, (relaxed,))
     upper = spec.horizon if best is None else makespan(instance, best) - 1  # the caps left to decide

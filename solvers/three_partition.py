@@ -15,11 +15,9 @@ from schedbench.result import FEASIBLE, INFEASIBLE, UNKNOWN, Result
 
 def solve(instance, solver: str, time_limit: float) -> Result:
     began = time.perf_counter()
-    if solver == "cpsat":
-        from schedbench.solvers.cpsat.three_partition import solve as model
-    else:
-        from schedbench.solvers.milp.three_partition import solve as model
-    outcome = model(instance, time_limit)
+    from schedbench.solvers import backend
+
+    outcome = backend(solver, "three_partition").solve(instance, time_limit)
     elapsed = time.perf_counter() - began
     if outcome.status == INFEASIBLE:
         return Result(INFEASIBLE, Fraction(0), Fraction(0), None, solver, "model", elapsed)

@@ -156,3 +156,26 @@ def test_claim_checks_catch_violations_and_shrink(tmp_path):
     assert too_many_jobs(small) and len(small.jobs) == 2 and len(small.lengths) == 3
     assert set(small.lengths) == {1} and small.processors == 1 and small.deadline == 1
     assert not any(too_many_jobs(s) for s in smaller_instances(small))
+
+
+def test_generate_heuristic_and_bounds_commands(tmp_path):
+    """The command line end to end: a reproducible generator, T2 from a file,
+    a heuristic's metrics against the bound, the ledger on a few instances."""
+    first = run_cli("generate", "dssp-small", "--seed", "4", "--reward", "unit")
+    assert first.returncode == 0 and first.stdout == run_cli("generate", "dssp-small", "--seed", "4",
+                                                             "--reward", "unit").stdout
+    base = tmp_path / "base.json"
+    assert run_cli("generate", "dssp-scaled", "--scale", "50", "-o", base).returncode == 0
+    t2 = run_cli("generate", "dssp-t2", "--from", base, "--max-critical-path", "40")
+    assert t2.returncode == 0
+    assert max(sum(max(s) for s in job["stages"]) for job in json.loads(t2.stdout)["jobs"]) <= 40
+    out = run_cli("heuristic", "lcpf", base, "--json")
+    assert out.returncode == 0, out.stderr
+    metrics = json.loads(out.stdout)["metrics"]
+    assert 0 < metrics["reward"] <= metrics["knapsack_bound"] <= metrics["lp_bound"]
+    assert run_cli("heuristic", "fifo", base).returncode == 2
+    knapsack = write_json(tmp_path, "k.json", {"family": "knapsack", "format_version": 1, "capacity": 3, "items": []})
+    out = run_cli("heuristic", "lcpf", knapsack)
+    assert out.returncode == 2 and "none for this family" in out.stderr and "Traceback" not in out.stderr
+    ledger = run_cli("bounds", "dssp", "--instances", "8", "--out", tmp_path / "cex")
+    assert ledger.returncode == 0 and "| dssp.thm1.lcpf |" in ledger.stdout

@@ -21,6 +21,11 @@ FAMILY = "dssp"
 OBJECTIVES = ("reward",)
 
 
+def critical_path(stages: tuple[tuple[int, ...], ...]) -> int:
+    """T_inf: stages run one after another, tasks of a stage in parallel."""
+    return sum(max(stage) for stage in stages)
+
+
 @dataclass(frozen=True)
 class Job:
     reward: int
@@ -33,8 +38,7 @@ class Job:
 
     @property
     def critical_path(self) -> int:
-        """T_inf: stages run one after another, tasks of a stage in parallel."""
-        return sum(max(stage) for stage in self.stages)
+        return critical_path(self.stages)
 
 
 @dataclass(frozen=True)
