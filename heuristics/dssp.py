@@ -28,7 +28,9 @@ from schedbench.metrics.dssp import theorem1_parameter, tuned_parameter
 from schedbench.schedule import Schedule
 
 SELECTORS: dict[str, Callable] = {"dp": dp_by_profits, "ortools": ortools_knapsack}
-POLICIES = ("lcpf", "stcpu", "random", "priority")
+#: DP by profits keeps one bit per (job, total profit): beyond this many cells
+#: (large rewards) the selection goes to OR-Tools' exact solver, same optimum.
+DP_CELLS = 1 << 28
 
 
 def candidates(instance) -> list[int]:
@@ -42,12 +44,16 @@ def select(instance, r: Fraction, selector: str = "dp") -> list[int]:
 
 
 def selections(instance, rs: Sequence[Fraction], selector: str = "dp") -> list[list[int]]:
-    """``select`` for several values of r; DP by profits builds its table once for all."""
+    """``select`` for several values of r; DP by profits builds its table once
+    for all, unless it would pass ``DP_CELLS`` (then OR-Tools, said in the
+    docstring of ``DP_CELLS``, not hidden: both are exact)."""
     jobs = candidates(instance)
     weights, profits = [instance.jobs[j].work for j in jobs], [instance.jobs[j].reward for j in jobs]
     capacities = [max(0, floor(Fraction(r) * instance.processors * instance.deadline)) for r in rs]
-    if selector == "dp":
+    if selector == "dp" and (len(jobs) + 1) * (sum(profits) + 1) <= DP_CELLS:
         chosen = dp_by_profits_many(weights, profits, capacities)
+    elif selector == "dp":
+        chosen = [ortools_knapsack(weights, profits, capacity) for capacity in capacities]
     else:
         chosen = [SELECTORS[selector](weights, profits, capacity) for capacity in capacities]
     return [sorted(jobs[i] for i in picked) for picked in chosen]

@@ -68,8 +68,9 @@ def _fill(rng: random.Random, processors: int, deadline: int, stages, tasks, len
     ``max_jobs`` it stops once that many are kept (both only for
     ``small_workload``).
     Returns the kept jobs' stages and the number of discarded jobs."""
-    if deadline < stages[0]:
-        raise ValueError(f"deadline {deadline} is below the shortest possible critical path {stages[0]}")
+    if deadline < stages[0] * length[0]:
+        raise ValueError(f"deadline {deadline} is below the shortest possible critical path "
+                         f"{stages[0] * length[0]} ({stages[0]} stages of length {length[0]})")
     target = demand_factor * processors * deadline
     kept: list[tuple[tuple[int, ...], ...]] = []
     demand = discarded = in_a_row = 0

@@ -164,6 +164,9 @@ def proven_no_three_partition(q: int, bound: int, seed: int, solver: str = "cpsa
     from schedbench.result import FEASIBLE, INFEASIBLE
     from schedbench.solvers.three_partition import solve
 
+    if q < 2:
+        raise ValueError("q must be at least 2: with one triple every valid instance is a yes-instance")
+
     for draw in range(seed * 1000, seed * 1000 + 1000):
         candidate = random_three_partition(q, bound, draw)
         status = solve(candidate, solver, time_limit).status

@@ -91,6 +91,8 @@ def heuristic(name, file, inner, time_limit, as_json) -> None:
 
     instance = load_instance(file)
     heuristics = registry(instance.family)
+    if inner and instance.family != "campaign":
+        raise UserInputError("--inner", f"only campaign heuristics take an inner algorithm, not {instance.family}")
     if name not in heuristics:
         raise UserInputError("NAME", f"unknown {instance.family} heuristic {name!r} "
                                      f"(known: {', '.join(heuristics) or 'none for this family'})")
@@ -217,10 +219,15 @@ def generate(generator, seed, users, n_jobs, machines, campaigns, long_, trace, 
         from schedbench.instances.mosp import organizations_from_swf
 
         inst = organizations_from_swf(trace, organizations, machines or 1, max_jobs, local_objective, bool(selfish))
-    elif generator.startswith("dssp"):
-        inst = _generate_dssp(generator, seed, reward, stages, max_critical_path, scale, source)
-    elif generator.startswith(("mosp", "three")):
-        inst = _generate_mosp(generator, seed, organizations, n_jobs, local_objective, selfish, triples, bound, source)
+    elif generator.startswith(("dssp", "mosp", "three")):
+        try:
+            if generator.startswith("dssp"):
+                inst = _generate_dssp(generator, seed, reward, stages, max_critical_path, scale, source)
+            else:
+                inst = _generate_mosp(generator, seed, organizations, n_jobs, local_objective, selfish, triples,
+                                      bound, source)
+        except ValueError as exc:  # parameters the generator cannot honour
+            raise UserInputError(generator, str(exc)) from None
     else:
         if not trace:
             raise UserInputError("--trace", "the swf generator needs --trace FILE")

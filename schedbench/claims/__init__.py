@@ -109,7 +109,11 @@ def run_ledger(claims: list[Claim], instances: Iterable, make_case: Callable, sm
             tally.add(check)
             if not check.holds and out_dir is not None:
                 small = shrink(instance, lambda c, claim=claim: violates(claim, c), smaller)
-                path = save_counterexample(out_dir, claim, small, claim.check(make_case(small)), to_json)
+                try:
+                    small_check = claim.check(make_case(small)) if small is not instance else check
+                except NotProven:  # proven a moment ago inside shrink; a slower rerun keeps the original
+                    small, small_check = instance, check
+                path = save_counterexample(out_dir, claim, small, small_check, to_json)
                 if str(path) not in tally.counterexamples:
                     tally.counterexamples.append(str(path))
         if progress is not None:

@@ -1,5 +1,5 @@
 """MILP DSSP model through PuLP/CBC (see ``solvers.dssp``), time-indexed, for
-the scaled-down instances it targets (D up to a few dozen, tens of tasks):
+the scaled-down instances it targets (up to ``MAX_STARTS`` start variables, e.g. D = 100 and 2,000 tasks):
 x[t,s] = 1 iff task t starts at s (only starts with s + p_t <= D exist),
 done_j = 1 iff job j completes. Every task of j starts once iff done_j; at
 most P tasks run at any instant; with S_t = sum_s s x[t,s], stage
@@ -10,12 +10,23 @@ sum R_j done_j (as minimising its negation, like the CP-SAT model).
 
 import pulp
 
+from schedbench.errors import UserInputError
+
 from schedbench.solvers.milp import run
 from schedbench.solvers.outcome import ModelOutcome
 
 
+#: Start variables beyond which the time-indexed model is refused (it would
+#: exhaust memory before the time limit could apply): use CP-SAT there.
+MAX_STARTS = 200_000
+
+
 def solve(instance, time_limit: float) -> ModelOutcome:
     lengths, deadline = instance.lengths, instance.deadline
+    starts = sum(max(0, deadline - p + 1) for p in lengths)
+    if starts > MAX_STARTS:
+        raise UserInputError("--solver", f"the time-indexed MILP would need {starts:,} start variables "
+                                         f"(limit {MAX_STARTS:,}); use --solver cpsat for this instance")
     problem = pulp.LpProblem("dssp", pulp.LpMinimize)
     done = [problem.add_variable(f"done_{j}", cat=pulp.LpBinary) for j in range(len(instance.jobs))]
     x = {t: {s: problem.add_variable(f"x_{t}_{s}", cat=pulp.LpBinary) for s in range(deadline - p + 1)}
