@@ -47,4 +47,7 @@ def solve(instance, objective: str | None = None, solver: str = "cpsat",
         return knapsack.solve(instance, solver, limit)
     if instance.family == "dssp":
         return dssp.solve(instance, solver, limit)
+    if instance.family == "workflow":
+        raise UserInputError("family", "workflow instances have no exact solver yet (format, validator and "
+                                       "metrics only)")
     return campaign.solve(instance, objective, solver, limit, formulation)

@@ -24,3 +24,19 @@ def write_json(tmp_path, name, obj):
     path = tmp_path / name
     path.write_text(json.dumps(obj))
     return path
+
+
+def assert_rejected(document: dict, change, field: str) -> None:
+    """``change`` applied to a copy of a valid instance document must be
+    rejected with an error naming ``field`` first."""
+    import re
+
+    import pytest
+
+    from schedbench.errors import InstanceError
+    from schedbench.model import parse_instance
+
+    bad = json.loads(json.dumps(document))
+    change(bad)
+    with pytest.raises(InstanceError, match="^" + re.escape(field) + ":"):
+        parse_instance(bad)

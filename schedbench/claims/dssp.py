@@ -14,7 +14,7 @@ from functools import cached_property
 
 from schedbench.claims import Check, Claim, NotProven
 from schedbench.heuristics.dssp import two_phase
-from schedbench.metrics.dssp import completed_jobs, reward, theorem1_parameter
+from schedbench.metrics.dssp import completed_jobs, theorem1_parameter
 from schedbench.model.dssp import DsspInstance, Job
 from schedbench.result import OPTIMAL
 from schedbench.solvers.dssp import knapsack_bound, lp_bound

@@ -11,11 +11,11 @@ from types import ModuleType
 from typing import Any
 
 from schedbench.errors import InstanceError, ScheduleFormatError
-from schedbench.model import campaign, dssp, fields, knapsack, mosp, pcmax, three_partition
+from schedbench.model import campaign, dssp, fields, knapsack, mosp, pcmax, three_partition, workflow
 from schedbench.schedule import Schedule
 
 FAMILIES: dict[str, ModuleType] = {m.FAMILY: m for m in (pcmax, campaign, mosp, three_partition,
-                                                                    dssp, knapsack)}
+                                                                    dssp, knapsack, workflow)}
 
 
 def family_module(name: str) -> ModuleType:

@@ -23,10 +23,11 @@ def validate(instance, schedule: Schedule, objective: str | None = None) -> list
 
     Only MOSP's objective changes the rules: ``unconstrained-makespan`` drops
     the local constraints and selfishness."""
-    from schedbench.validator import campaign, dssp, knapsack, mosp, pcmax, three_partition
+    from schedbench.validator import campaign, dssp, knapsack, mosp, pcmax, three_partition, workflow
 
     checkers = {"pcmax": pcmax.check, "campaign": campaign.check, "mosp": mosp.check,
-                "three_partition": three_partition.check, "dssp": dssp.check, "knapsack": knapsack.check}
+                "three_partition": three_partition.check, "dssp": dssp.check, "knapsack": knapsack.check,
+                "workflow": workflow.check}
     if instance.family == "mosp":
         return mosp.check(instance, schedule, constrained=objective != "unconstrained-makespan")
     return checkers[instance.family](instance, schedule)
