@@ -13,6 +13,18 @@ class ModelOutcome:
     solution: list[int] | None  # starts or machine indexes, per job
 
 
+def maximised(outcome: ModelOutcome) -> ModelOutcome:
+    """The outcome of a maximisation written as minimising the negated
+    objective (so ``round_bound`` and CBC's "Lower bound:" keep their
+    meaning): value and bound back in the maximisation's sign, the bound
+    becoming the proven upper bound."""
+    if outcome.value is not None:
+        outcome.value = -outcome.value
+    if outcome.bound is not None:
+        outcome.bound = -outcome.bound
+    return outcome
+
+
 def round_bound(bound: float | None, minimize: bool = True, tolerance: float = 1e-6) -> int | None:
     """A float bound of an integer objective, rounded to the integer it proves."""
     if bound is None:

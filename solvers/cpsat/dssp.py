@@ -12,7 +12,7 @@ minimising its negation so the shared bound rounding applies unchanged.
 from ortools.sat.python import cp_model
 
 from schedbench.solvers.cpsat import run
-from schedbench.solvers.outcome import ModelOutcome
+from schedbench.solvers.outcome import ModelOutcome, maximised
 
 
 def solve(instance, time_limit: float, hint_jobs: list[int] | None = None, hint_starts=None) -> ModelOutcome:
@@ -46,7 +46,4 @@ def solve(instance, time_limit: float, hint_jobs: list[int] | None = None, hint_
         for t, s in enumerate(hint_starts):
             if s is not None:
                 model.add_hint(start[t], s)
-    outcome = run(model, time_limit, done + start)
-    if outcome.value is not None:
-        outcome.value, outcome.bound = -outcome.value, -outcome.bound
-    return outcome
+    return maximised(run(model, time_limit, done + start))

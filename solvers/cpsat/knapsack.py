@@ -7,7 +7,7 @@ the proven upper bound on the profit."""
 from ortools.sat.python import cp_model
 
 from schedbench.solvers.cpsat import run
-from schedbench.solvers.outcome import ModelOutcome
+from schedbench.solvers.outcome import ModelOutcome, maximised
 
 
 def solve(instance, time_limit: float) -> ModelOutcome:
@@ -16,7 +16,4 @@ def solve(instance, time_limit: float) -> ModelOutcome:
     # weighted_sum, not sum(): an instance without items still gives an expression
     model.add(cp_model.LinearExpr.weighted_sum(take, instance.weights) <= instance.capacity)
     model.minimize(-cp_model.LinearExpr.weighted_sum(take, instance.profits))
-    outcome = run(model, time_limit, take)
-    if outcome.value is not None:
-        outcome.value, outcome.bound = -outcome.value, -outcome.bound
-    return outcome
+    return maximised(run(model, time_limit, take))

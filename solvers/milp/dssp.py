@@ -13,7 +13,7 @@ import pulp
 from schedbench.errors import UserInputError
 
 from schedbench.solvers.milp import run
-from schedbench.solvers.outcome import ModelOutcome
+from schedbench.solvers.outcome import ModelOutcome, maximised
 
 
 #: Start variables beyond which the time-indexed model is refused (it would
@@ -49,8 +49,4 @@ def solve(instance, time_limit: float) -> ModelOutcome:
     for instant, active in running.items():
         if len(active) > instance.processors:
             problem += pulp.lpSum(active) <= instance.processors, f"capacity_{instant}"
-    outcome = run(problem, time_limit, done + [start[t] for t in range(len(lengths))], objective=objective)
-    if outcome.value is not None:
-        outcome.value = -outcome.value
-        outcome.bound = None if outcome.bound is None else -outcome.bound
-    return outcome
+    return maximised(run(problem, time_limit, done + [start[t] for t in range(len(lengths))], objective=objective))

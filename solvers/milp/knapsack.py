@@ -10,7 +10,7 @@ weighs 0 would be in no row, so CBC would give it no value at all.
 import pulp
 
 from schedbench.solvers.milp import run
-from schedbench.solvers.outcome import ModelOutcome
+from schedbench.solvers.outcome import ModelOutcome, maximised
 
 
 def solve(instance, time_limit: float) -> ModelOutcome:
@@ -22,10 +22,8 @@ def solve(instance, time_limit: float) -> ModelOutcome:
     # leaves a valueless dummy variable in the very expression it was given
     problem += objective.copy()
     problem += pulp.lpSum(items[i].weight * x for i, x in take.items()) <= instance.capacity, "capacity"
-    outcome = run(problem, time_limit, list(take.values()), objective=objective)
+    outcome = maximised(run(problem, time_limit, list(take.values()), objective=objective))
     if outcome.solution is not None:
         chosen = {i for i, x in zip(take, outcome.solution) if x}
         outcome.solution = [int(i in chosen) for i in range(len(items))]
-        outcome.value = -outcome.value
-        outcome.bound = None if outcome.bound is None else -outcome.bound
     return outcome
