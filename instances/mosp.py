@@ -160,7 +160,8 @@ def proven_no_three_partition(q: int, bound: int, seed: int, solver: str = "cpsa
     seed * 1000 + 1, ...) until the exact decision solver proves one has no
     3-partition. Every draw's answer is proven, never guessed, so the output
     is a fact of the items and does not depend on the solver or the machine:
-    a draw left undecided within ``time_limit`` is an error."""
+    a draw left undecided within ``time_limit`` is an error (ValueError, so
+    the command line reports it in one line)."""
     from schedbench.result import FEASIBLE, INFEASIBLE
     from schedbench.solvers.three_partition import solve
 
@@ -171,7 +172,7 @@ def proven_no_three_partition(q: int, bound: int, seed: int, solver: str = "cpsa
         candidate = random_three_partition(q, bound, draw)
         status = solve(candidate, solver, time_limit).status
         if status not in (FEASIBLE, INFEASIBLE):
-            raise TimeoutError(f"3-PARTITION draw {draw} (q={q}, B={bound}) undecided within {time_limit} s")
+            raise ValueError(f"3-PARTITION draw {draw} (q={q}, B={bound}) undecided within {time_limit} s")
         if status == INFEASIBLE:
             meta = {**candidate.meta, "generator": "three-partition-no", "seed": seed, "draw": draw, "answer": "no"}
             return ThreePartitionInstance(bound, candidate.items, f"3p-no-q{q}-B{bound}-s{seed}", meta)
