@@ -6,7 +6,7 @@ a solver.
 
 
 def registry(family: str) -> dict:
-    from schedbench.heuristics import campaign, dssp, mosp, pcmax
+    from schedbench.heuristics import campaign, dssp, mosp, pcmax, workflow
 
     return {"pcmax": pcmax.HEURISTICS, "campaign": campaign.registry(), "mosp": mosp.HEURISTICS,
-            "dssp": dssp.HEURISTICS}.get(family, {})
+            "dssp": dssp.HEURISTICS, "workflow": workflow.HEURISTICS}.get(family, {})

@@ -72,8 +72,15 @@ def solve(file, objective, solver, time_limit, formulation, as_json) -> None:
 @click.option("--inner", default=None, help="Inner algorithm A (list, lpt, spt, mlpt; OStrich: lpt, spt, list).")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               help="Seconds per campaign for the P||Cmax optima behind F_u* (max-user-stretch).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="workflow: drives the cascade of jobs to clusters, Random and the normal estimate error.")
+@click.option("--estimate", default=None, metavar="normal:N|log:M",
+              help="workflow: inaccurate estimates (§2.2), normal error of N percent or log rounding to base M.")
+@click.option("--ccr", default=None, help="workflow: network delays (§2.4) with this CCR in (0, 1], e.g. 0.2 or 1/5.")
+@click.option("--network-exponent", type=int, default=-1, show_default=True,
+              help="workflow: p of the network speed levels^p (Eq. 3); with --ccr.")
 @click.option("--json", "as_json", is_flag=True, help="Print the schedule and its metrics as JSON.")
-def heuristic(name, file, inner, time_limit, as_json) -> None:
+def heuristic(name, file, inner, time_limit, seed, estimate, ccr, network_exponent, as_json) -> None:
     """Run heuristic NAME on FILE and print the schedule with its exact metrics.
 
     pcmax: list, lpt, spt, mlpt. campaign: fcfs, faircamp, faircamp_nondelay,
@@ -84,6 +91,9 @@ def heuristic(name, file, inner, time_limit, as_json) -> None:
     reference (ref_k) is reported, not hidden. dssp: lcpf, stcpu, random
     (two-phase, §4.4's tuned r), lcpf-r0 (Theorem 1's r_0), priority (no
     selection); reward with the paper's knapsack bound and the LP bound.
+    workflow: random, fifo-task, fifo-job, fair-share, srtf, lrtf, pslr
+    (online list scheduling on the instance's clusters, §4.2), with exact
+    SLRs, their Gini coefficient, the worst wait and the §3 class.
     """
     from schedbench.heuristics import registry
     from schedbench.model import load_instance, schedule_to_json
@@ -96,7 +106,8 @@ def heuristic(name, file, inner, time_limit, as_json) -> None:
     if name not in heuristics:
         raise UserInputError("NAME", f"unknown {instance.family} heuristic {name!r} "
                                      f"(known: {', '.join(heuristics) or 'none for this family'})")
-    schedule = heuristics[name](instance, **({"inner": inner} if inner else {}))
+    options = _workflow_options(instance, seed, estimate, ccr, network_exponent)
+    schedule = heuristics[name](instance, **({"inner": inner} if inner else {}), **options)
     if instance.family == "mosp":
         from schedbench.report import mosp_metrics_json
 
@@ -105,6 +116,10 @@ def heuristic(name, file, inner, time_limit, as_json) -> None:
         from schedbench.report import dssp_metrics_json
 
         metrics = dssp_metrics_json(instance, schedule)
+    elif instance.family == "workflow":
+        from schedbench.report import workflow_metrics_json
+
+        metrics = workflow_metrics_json(instance, schedule)
     else:
         violations = validate(instance, schedule)
         if violations:
@@ -149,7 +164,8 @@ def validate(file, schedule, as_json) -> None:
                                                 "mosp-figure1", "mosp-figure2", "mosp-stretch-tight",
                                                 "three-partition", "three-partition-random", "three-partition-no",
                                                 "mosp-two-jobs", "dssp-standard", "dssp-t1", "dssp-t2",
-                                                "dssp-small", "dssp-scaled"]))
+                                                "dssp-small", "dssp-scaled", "workflow-synthetic", "workflow-small",
+                                                "workflow-swf", "starvation-stream"]))
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--users", type=click.IntRange(min=1), default=5, show_default=True, help="k (faircamp, ostrich, small, unit-campaigns).")
 @click.option("--jobs", "n_jobs", type=click.IntRange(min=1), default=None, help="Number of jobs (faircamp, ostrich: 10^4; pcmax-uniform: 20).")
@@ -175,9 +191,17 @@ def validate(file, schedule, as_json) -> None:
               help="dssp-t2: the new T_inf^max.")
 @click.option("--scale", type=click.IntRange(min=1), default=50, show_default=True,
               help="dssp-scaled: P, D, lengths and tasks per stage divided by this.")
+@click.option("--load", default="6/5", show_default=True,
+              help="workflow-synthetic: arrival rate as a fraction of the platform's capacity (6/5: §4.1's 120%).")
+@click.option("--chains", is_flag=True, help="workflow-swf: chain each user's session of jobs into one workflow.")
+@click.option("--length", type=click.IntRange(min=1), default=600, show_default=True,
+              help="starvation-stream: how long the overload stream lasts.")
+@click.option("--lone", type=click.Choice(["long", "short"]), default="long", show_default=True,
+              help="starvation-stream: the lone job among a stream of the other kind.")
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
 def generate(generator, seed, users, n_jobs, machines, campaigns, long_, trace, gap, max_jobs, organizations,
-             local_objective, selfish, triples, bound, source, reward, stages, max_critical_path, scale, out) -> None:
+             local_objective, selfish, triples, bound, source, reward, stages, max_critical_path, scale, load,
+             chains, length, lone, out) -> None:
     """Write a seeded, reproducible instance (same arguments, same bytes).
 
     faircamp: FAIRCAMP §VII; ostrich: OStrich §6; small: small random
@@ -195,7 +219,11 @@ def generate(generator, seed, users, n_jobs, machines, campaigns, long_, trace, 
     Theorem 2's reduction of --from (threshold L in meta). dssp-standard:
     DSSP §4.1 (P = 100, D = 4680 units of 10 s); dssp-t1: T1, --stages per
     job; dssp-t2: T2 of --from down to --max-critical-path; dssp-small,
-    dssp-scaled: small enough for exact solving.
+    dssp-scaled: small enough for exact solving. workflow-synthetic: DAG
+    jobs on the P-SLR paper's platform, a --load transient overload
+    (--jobs, default 1000); workflow-small: for exact max-SLR;
+    workflow-swf: workflows with a trace's arrivals and run times;
+    starvation-stream: §3's lone job in an overload stream.
     """
     from schedbench.instances import campaign as gen
     from schedbench.instances.pcmax import uniform
@@ -219,9 +247,11 @@ def generate(generator, seed, users, n_jobs, machines, campaigns, long_, trace, 
         from schedbench.instances.mosp import organizations_from_swf
 
         inst = organizations_from_swf(trace, organizations, machines or 1, max_jobs, local_objective, bool(selfish))
-    elif generator.startswith(("dssp", "mosp", "three")):
+    elif generator.startswith(("dssp", "mosp", "three", "workflow", "starvation")):
         try:
-            if generator.startswith("dssp"):
+            if generator.startswith(("workflow", "starvation")):
+                inst = _generate_workflow(generator, seed, n_jobs, load, trace, max_jobs, chains, gap, length, lone)
+            elif generator.startswith("dssp"):
                 inst = _generate_dssp(generator, seed, reward, stages, max_critical_path, scale, source)
             else:
                 inst = _generate_mosp(generator, seed, organizations, n_jobs, local_objective, selfish, triples,
@@ -272,6 +302,20 @@ def _generate_mosp(generator, seed, organizations, n_jobs, local_objective, self
     return gen.mosp_two_jobs(three)[0]
 
 
+def _generate_workflow(generator, seed, n_jobs, load, trace, max_jobs, chains, gap, length, lone):
+    from schedbench.instances import workflow as gen
+
+    if generator == "workflow-synthetic":
+        return gen.synthetic_workload(seed, n_jobs or 1000, load)
+    if generator == "workflow-small":
+        return gen.small_workload(seed)
+    if generator == "starvation-stream":
+        return gen.starvation_stream(length, lone)
+    if not trace:
+        raise UserInputError("--trace", "the workflow-swf generator needs --trace FILE")
+    return gen.workflows_from_swf(trace, max_jobs, chains, gap)
+
+
 def _generate_dssp(generator, seed, reward, stages, max_critical_path, scale, source):
     from schedbench.instances import dssp as gen
 
@@ -294,7 +338,7 @@ def _generate_dssp(generator, seed, reward, stages, max_critical_path, scale, so
 
 
 @cli.command()
-@click.argument("family", type=click.Choice(["campaign", "mosp", "dssp"]))
+@click.argument("family", type=click.Choice(["campaign", "mosp", "dssp", "workflow"]))
 @click.option("--instances", "count", type=click.IntRange(min=0), default=1000, show_default=True,
               help="Random small instances (the papers' constructions are added; mosp: and Theorem 2's reductions).")
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -318,7 +362,7 @@ def bounds(family, count, seed, solver, time_limit, out) -> None:
     items = list(ledger.instances(count, seed))
     with tqdm(total=len(items), desc="instances", unit="inst", file=sys.stderr, disable=None) as bar:
         tallies = ledger.run(items, solver, time_limit, Path(out), progress=bar.update)
-    click.echo(table(tallies))
+    click.echo(getattr(ledger, "report", table)(tallies))  # a ledger may add its own tables
     for t in tallies:
         for path in t.counterexamples[:3]:
             click.echo(f"{t.claim.key}: counterexample {path}")
@@ -337,6 +381,38 @@ def ratios(count, seed, time_limit) -> None:
     from schedbench.bench.ratios import ratio_table
 
     click.echo(ratio_table(count, seed, time_limit))
+
+
+def _workflow_options(instance, seed: int, estimate: str | None, ccr: str | None, exponent: int) -> dict:
+    """The simulation options of a workflow heuristic; refused for other families."""
+    if instance.family != "workflow":
+        if estimate or ccr:
+            raise UserInputError("--estimate" if estimate else "--ccr", "only workflow heuristics take it")
+        return {}
+    from fractions import Fraction
+
+    from schedbench.heuristics.workflow_estimates import log_rounding, normal_error
+    from schedbench.model.workflow import Network
+
+    options: dict = {"seed": seed}
+    if ccr is not None:
+        try:
+            options["network"] = Network(Fraction(ccr), exponent)
+        except (ValueError, ZeroDivisionError):
+            raise UserInputError("--ccr", f"must be a number in (0, 1] such as 0.2 or 1/5, got {ccr!r}") from None
+    if estimate is not None:
+        model, _, value = estimate.partition(":")
+        try:
+            if model == "normal":
+                options["estimates"] = normal_error(instance, float(value), seed)
+            elif model == "log":
+                options["estimates"] = log_rounding(instance, int(value))
+            else:
+                raise ValueError(model)
+        except ValueError:
+            raise UserInputError("--estimate", f"must be normal:N (percent >= 0) or log:M (integer >= 1), "
+                                               f"got {estimate!r}") from None
+    return options
 
 
 def _check_formulation(instance, solver: str, formulation: str) -> None:

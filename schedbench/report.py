@@ -122,3 +122,23 @@ def dssp_metrics_json(instance, schedule) -> dict[str, Any]:
             "lp_bound": number(relaxed), "lp_bound_fraction": fraction(relaxed),
             "ratio_to_knapsack_bound": number(Fraction(value, bound)) if bound else None,
             "ratio_to_knapsack_bound_fraction": fraction(Fraction(value, bound)) if bound else None}
+
+
+def workflow_metrics_json(instance, schedule) -> dict[str, Any]:
+    """A workflow schedule's SLRs (exact), worst SLR, their Gini coefficient,
+    response times, the worst task wait (starvation) and the §3 class."""
+    from schedbench.metrics import workflow
+    from schedbench.validator import validate
+
+    violations = validate(instance, schedule)
+    if violations:
+        raise AssertionError(f"heuristic produced an invalid schedule: {violations[0]}")
+    ratios = workflow.slrs(instance, schedule)
+    worst, spread = max(ratios, default=Fraction(0)), workflow.gini(ratios)
+    rho, slr_class = workflow.slr_class(instance, schedule)
+    waits = workflow.waiting_times(instance, schedule)
+    return {"max_slr": number(worst), "max_slr_fraction": fraction(worst),
+            "gini": number(spread), "gini_fraction": fraction(spread),
+            "slr_fractions": [fraction(x) for x in ratios],
+            "response_times": workflow.response_times(instance, schedule),
+            "worst_wait": max(waits, default=0), "spearman_slr_cp": rho, "slr_class": slr_class}

@@ -23,7 +23,7 @@ def backend(solver: str, family: str) -> ModuleType:
 def solve(instance, objective: str | None = None, solver: str = "cpsat",
           time_limit: float | None = None, formulation: str = "default") -> Result:
     from schedbench.model import family_module
-    from schedbench.solvers import campaign, dssp, knapsack, mosp, pcmax, three_partition
+    from schedbench.solvers import campaign, dssp, knapsack, mosp, pcmax, three_partition, workflow
 
     objectives = family_module(instance.family).OBJECTIVES
     objective = objective or objectives[0]
@@ -48,6 +48,5 @@ def solve(instance, objective: str | None = None, solver: str = "cpsat",
     if instance.family == "dssp":
         return dssp.solve(instance, solver, limit)
     if instance.family == "workflow":
-        raise UserInputError("family", "workflow instances have no exact solver yet (format, validator and "
-                                       "metrics only)")
+        return workflow.solve(instance, solver, limit)
     return campaign.solve(instance, objective, solver, limit, formulation)

@@ -1,5 +1,6 @@
-"""Workflows (issue 6, first part): the format, the validator's rules and the
-exact metrics on hand-computed examples."""
+"""Workflows: the format (SPEC's keys and the optional platform, user and
+share keys), the validator's rules and the exact metrics on hand-computed
+examples."""
 
 import json
 from fractions import Fraction
@@ -8,7 +9,7 @@ import pytest
 
 from schedbench.metrics.workflow import critical_path, gini, max_slr, slrs, upward_ranks
 from schedbench.model import instance_to_json, parse_instance, schedule_from_json, schedule_to_json
-from schedbench.schedule import Schedule
+from schedbench.model.workflow import WorkflowSchedule as Schedule
 from schedbench.validator import validate
 
 from conftest import assert_rejected
@@ -45,6 +46,16 @@ def test_round_trip_and_metrics():
     (lambda d: d["jobs"][0]["tasks"][1].update(cores=2), "jobs[0].tasks[1].cores"),
     (lambda d: d["jobs"][0]["tasks"][0].update(exec=0), "jobs[0].tasks[0].exec"),
     (lambda d: d["clusters"][0].update(kind=""), "clusters[0].kind"),
+    (lambda d: d.update(network=[[0], [0]]), "network[1][0]"),             # a cluster twice
+    (lambda d: d.update(network=[[0], []]), "network[1]"),                 # an empty router
+    (lambda d: d.update(network=[0]), "network"),                          # cluster 1 missing
+    (lambda d: d.update(network=[0, 5]), "network[1]"),
+    (lambda d: d.update(shares={"a": {"share": 0}}), "shares.a.share"),
+    (lambda d: d.update(shares={"a": {"share": 1, "parent": "b"}}), "shares.a.parent"),
+    (lambda d: d.update(shares={"a": {"share": 1, "parent": "b"}, "b": {"share": 1, "parent": "a"}}),
+     "shares.a.parent"),                                                   # a cycle
+    (lambda d: d.update(shares={"a": {"share": 1}}), "jobs[0].user"),      # shares but no user
+    (lambda d: [j.update(user="x") for j in d["jobs"]] and d.update(shares={"a": {"share": 1}}), "jobs[0].user"),
 ])
 def test_bad_instances_name_the_field(change, field):
     assert_rejected(WORKFLOW, change, field)
@@ -63,12 +74,27 @@ def test_validator_rules():
         assert rule in {v.rule for v in validate(inst, schedule)}, rule
 
 
-def test_commands_validate_and_refuse_cleanly(tmp_path):
+def test_platform_keys_round_trip():
+    doc = json.loads(json.dumps(WORKFLOW))
+    doc["network"] = [[1], [0]]
+    doc["shares"] = {"g": {"share": 2}, "alice": {"share": 1, "parent": "g"}}
+    for job in doc["jobs"]:
+        job["user"] = "alice"
+    inst = parse_instance(doc)
+    assert instance_to_json(inst)["network"] == [[1], [0]] and instance_to_json(inst)["shares"] == doc["shares"]
+    assert inst.levels_to_common(0, 1) == 2 and inst.share_paths == (("g", "alice"), ("g", "alice"))
+    assert parse_instance(WORKFLOW).levels_to_common(0, 1) == 1  # default: every cluster under the root
+
+
+def test_commands_validate_a_schedule_file(tmp_path):
     from conftest import run_cli, write_json
 
     path = write_json(tmp_path, "w.json", WORKFLOW)
     schedule = write_json(tmp_path, "s.json", schedule_to_json(parse_instance(WORKFLOW), GOOD))
     assert run_cli("validate", path, schedule).returncode == 0
-    for args in (("solve", path), ("heuristic", "pslr", path)):
-        out = run_cli(*args)
-        assert out.returncode == 2 and "Traceback" not in out.stderr, args
+    late = schedule_to_json(parse_instance(WORKFLOW), GOOD) | {"network": {"ccr": [1, 2], "exponent": -1}}
+    out = run_cli("validate", path, write_json(tmp_path, "late.json", late))
+    assert out.returncode == 1 and "network-delay" in out.stdout  # b waits 2 for a's data, d for b's
+    bad = schedule_to_json(parse_instance(WORKFLOW), GOOD) | {"network": {"ccr": [3, 2]}}
+    out = run_cli("validate", path, write_json(tmp_path, "bad.json", bad))
+    assert out.returncode == 2 and "network.ccr" in out.stderr

@@ -43,12 +43,20 @@ class Tally:
     violations: int = 0
     worst: Fraction | None = None
     counterexamples: list[str] = field(default_factory=list)
+    ratios: list[Fraction] = field(default_factory=list)  # every ratio seen, for distributions
 
     def add(self, check: Check) -> None:
         self.tried += 1
         self.violations += not check.holds
-        if check.ratio is not None and (self.worst is None or check.ratio > self.worst):
-            self.worst = check.ratio
+        if check.ratio is not None:
+            self.ratios.append(check.ratio)
+            if self.worst is None or check.ratio > self.worst:
+                self.worst = check.ratio
+
+
+def generated_by(name: str) -> Callable[[object], bool]:
+    """Does an instance come from generator ``name`` (its ``meta.generator``)?"""
+    return lambda inst: inst.meta.get("generator") == name
 
 
 def shrink(instance, still_violates: Callable[[object], bool], smaller: Callable[[object], Iterable[object]],

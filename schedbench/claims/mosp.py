@@ -11,7 +11,7 @@ from dataclasses import replace
 from fractions import Fraction
 from functools import cached_property
 
-from schedbench.claims import Check, Claim, NotProven
+from schedbench.claims import Check, Claim, NotProven, generated_by
 from schedbench.errors import UserInputError
 from schedbench.heuristics.mosp import HEURISTICS, local_phase, local_rule
 from schedbench.metrics.mosp import jain_index, local_values, makespan, stretch
@@ -72,10 +72,6 @@ class MospCase:
 
 def one_machine_each(inst) -> bool:
     return all(org.machines == 1 for org in inst.organizations)
-
-
-def generated_by(name: str) -> Callable[[MospInstance], bool]:
-    return lambda inst: inst.meta.get("generator") == name
 
 
 random_instance = generated_by("mosp-small")

@@ -2,9 +2,13 @@
 
 CP_k: the longest exec path through job k's DAG; upward rank of a task:
 the longest exec path from it to a sink (its own exec included), the
-remaining critical path the SRTF/LRTF/P-SLR policies order by; SLR_k =
-(finish_k - arrival_k) / CP_k; the Gini coefficient of the SLRs (mean
-absolute difference over twice the mean).
+remaining critical path the SRTF/LRTF/P-SLR policies order by; response
+time finish_k - arrival_k; SLR_k = response_k / CP_k; the Gini coefficient
+of the SLRs (mean absolute difference over twice the mean). A task's wait
+is its start minus the instant it was ready (its job arrived, every
+predecessor ended and, under a network, its data arrived): the starvation
+measure. The §3 class of a schedule is read off the rank correlation of
+SLR against CP.
 """
 
 from collections.abc import Sequence
@@ -15,11 +19,14 @@ import networkx as nx
 from schedbench.schedule import Schedule
 
 
-def upward_ranks(job) -> list[int]:
-    """Per task, exec plus the largest upward rank among its successors."""
+def upward_ranks(job, times: Sequence[int] | None = None) -> list[int]:
+    """Per task, its time plus the largest upward rank among its successors
+    (§2.1, T_R). ``times``: per task of the job, estimates to use instead of
+    ``exec`` (the policies order by estimated ranks, §2.2)."""
+    times = [t.exec for t in job.tasks] if times is None else times
     rank = [0] * len(job.tasks)
     for i in reversed(list(nx.topological_sort(job.graph))):
-        rank[i] = job.tasks[i].exec + max((rank[s] for s in job.tasks[i].succ), default=0)
+        rank[i] = times[i] + max((rank[s] for s in job.tasks[i].succ), default=0)
     return rank
 
 
@@ -32,9 +39,30 @@ def finish_times(instance, schedule: Schedule) -> list[int]:
     return [max(schedule.start[t] + tasks[t].exec for t in instance.task_slice(k)) for k in range(len(instance.jobs))]
 
 
+def response_times(instance, schedule: Schedule) -> list[int]:
+    return [finish - job.arrival for job, finish in zip(instance.jobs, finish_times(instance, schedule))]
+
+
 def slrs(instance, schedule: Schedule) -> list[Fraction]:
-    return [Fraction(finish - job.arrival, critical_path(job))
-            for job, finish in zip(instance.jobs, finish_times(instance, schedule))]
+    return [Fraction(response, critical_path(job))
+            for job, response in zip(instance.jobs, response_times(instance, schedule))]
+
+
+def waiting_times(instance, schedule: Schedule) -> list[int]:
+    """Per task, start minus ready time, with the network delays the schedule
+    declares (``schedule.network``), recomputed from the schedule alone."""
+    network = getattr(schedule, "network", None)
+    tasks = instance.tasks
+    ready = [instance.jobs[k].arrival for k in instance.job_of_task]
+    for k, job in enumerate(instance.jobs):
+        first = instance.task_slice(k).start
+        for i, task in enumerate(job.tasks):
+            t = first + i
+            for s in task.succ:
+                levels = instance.levels_to_common(schedule.machine[t], schedule.machine[first + s])
+                delay = 0 if network is None else network.delay(task.exec, levels)
+                ready[first + s] = max(ready[first + s], schedule.start[t] + tasks[t].exec + delay)
+    return [start - r for start, r in zip(schedule.start, ready)]
 
 
 def max_slr(instance, schedule: Schedule) -> Fraction:
@@ -50,3 +78,25 @@ def gini(values: Sequence[Fraction]) -> Fraction:
     # sum over pairs via the sorted order: sum_i (2i - n + 1) x_(i)
     spread = sum((2 * i - n + 1) * x for i, x in enumerate(ordered))
     return Fraction(spread) / (n * total)
+
+
+#: |Spearman rho| below this reads as no preference (Class 3), whatever the p-value.
+CLASS_THRESHOLD = 0.1
+
+
+def slr_class(instance, schedule: Schedule) -> tuple[float | None, int | None]:
+    """(Spearman rho of SLR against CP over the jobs, §3 class). Class 1
+    (long jobs favoured: SLR falls as CP grows) when rho <= -0.1 and is
+    significant at 5%, Class 2 (short jobs favoured) when rho >= 0.1 and
+    significant, else Class 3 (SLR independent of length). (None, None)
+    with fewer than 3 jobs: no correlation to read."""
+    from scipy.stats import spearmanr
+
+    if len(instance.jobs) < 3:
+        return None, None
+    lengths = [critical_path(job) for job in instance.jobs]
+    result = spearmanr(lengths, [float(x) for x in slrs(instance, schedule)])
+    rho, p = float(result.statistic), float(result.pvalue)
+    if rho != rho or abs(rho) < CLASS_THRESHOLD or p >= 0.05:  # rho is NaN when either side is constant
+        return (0.0 if rho != rho else rho), 3
+    return rho, 1 if rho < 0 else 2

@@ -6,10 +6,24 @@ job's DAG is a networkx ``DiGraph`` over its local task indexes, with
 outside the job, a cycle, a kind no cluster offers, more cores than every
 cluster of the task's kind has. A schedule gives each task a cluster and a
 start; schedule files list, per job, its tasks' ``{cluster, start}``.
+
+Optional keys beyond SPEC (the paper's platform and users, §2.3, §2.4, §4.2):
+- ``"network"``: the router tree as nested lists whose leaves are the
+  cluster indexes, each exactly once (the paper's Fig. 1 is
+  ``[[0, 1], [2, 3]]``); default, every cluster under the root router.
+- job ``"user"``: who submitted it (a string); default, each job its own user.
+- ``"shares"``: the Fair Share tree, ``{"name": {"share": s, "parent": "name"}}``
+  (``parent`` omitted at the top); every job's user must be a node of it.
+  Default, every user with share 1 under the root.
+A schedule made by a simulation with network delays carries them
+(``"network": {"ccr": [num, den], "exponent": p}``), so the validator can
+check the delays it promised.
 """
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
+from math import ceil
 from typing import Any
 
 import networkx as nx
@@ -41,6 +55,7 @@ class Task:
 class WorkflowJob:
     arrival: int
     tasks: tuple[Task, ...]
+    user: str | None = None
 
     @cached_property
     def graph(self) -> nx.DiGraph:
@@ -51,11 +66,41 @@ class WorkflowJob:
 
 
 @dataclass(frozen=True)
+class Network:
+    """The thin-tree delay model of §2.4. Data sent by a task to a successor
+    on another cluster: T_data = T_exec / CCR * (1 - CCR) (Eq. 4, as printed:
+    CCR = 1 sends nothing, CCR = 0.2 four times the execution time);
+    speed = levels^p with levels the routers between each cluster and their
+    common parent, the larger of the two (Eq. 3; p < 0 makes higher levels
+    slower, as §2.4 describes); delay = T_data / speed (Eq. 5), rounded up to
+    whole time units since starts are integers."""
+
+    ccr: Fraction
+    exponent: int = -1
+
+    def __post_init__(self) -> None:
+        if not 0 < self.ccr <= 1:
+            raise ValueError(f"CCR must be in (0, 1], got {self.ccr}")
+
+    def delay(self, exec_time: int, levels: int) -> int:
+        """Time for a task of ``exec_time`` to send its data ``levels`` up (0: same cluster)."""
+        if levels == 0:
+            return 0
+        data = Fraction(exec_time) * (1 - self.ccr) / self.ccr
+        return ceil(data / Fraction(levels) ** self.exponent)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ccr": [self.ccr.numerator, self.ccr.denominator], "exponent": self.exponent}
+
+
+@dataclass(frozen=True)
 class WorkflowInstance:
     clusters: tuple[Cluster, ...]
     jobs: tuple[WorkflowJob, ...]
     name: str = ""
     meta: dict = field(default_factory=dict, compare=False, hash=False)
+    network: tuple = ()                                  # nested tuples of cluster indexes; () = flat
+    shares: tuple[tuple[str, int, str | None], ...] = ()  # (node, share, parent); () = flat, share 1
 
     family = FAMILY
 
@@ -66,7 +111,7 @@ class WorkflowInstance:
             out.append(out[-1] + len(job.tasks))
         return tuple(out)
 
-    @property
+    @cached_property
     def tasks(self) -> tuple[Task, ...]:
         """Tasks in flat order (the order schedules use)."""
         return tuple(t for job in self.jobs for t in job.tasks)
@@ -77,6 +122,53 @@ class WorkflowInstance:
     @cached_property
     def job_of_task(self) -> tuple[int, ...]:
         return tuple(k for k in range(len(self.jobs)) for _ in self.task_slice(k))
+
+    @cached_property
+    def router_tree(self) -> tuple:
+        return self.network or tuple(range(len(self.clusters)))
+
+    @cached_property
+    def cluster_paths(self) -> tuple[tuple[int, ...], ...]:
+        """Per cluster, the child indexes leading to it from the root router."""
+        paths: dict[int, tuple[int, ...]] = {}
+
+        def walk(node, path):
+            if isinstance(node, int):
+                paths[node] = path
+            else:
+                for i, child in enumerate(node):
+                    walk(child, path + (i,))
+
+        walk(self.router_tree, ())
+        return tuple(paths[c] for c in range(len(self.clusters)))
+
+    def levels_to_common(self, a: int, b: int) -> int:
+        """max_levels_to_common of Eq. 3: 0 for the same cluster."""
+        if a == b:
+            return 0
+        pa, pb = self.cluster_paths[a], self.cluster_paths[b]
+        common = next((i for i, (x, y) in enumerate(zip(pa, pb)) if x != y), min(len(pa), len(pb)))
+        return max(len(pa), len(pb)) - common
+
+    @cached_property
+    def share_paths(self) -> tuple[tuple[Any, ...], ...]:
+        """Per job, its Fair Share nodes from the top group down to its user.
+        Without ``shares``, the user alone (a job without a user is its own,
+        named by its index, which no string name can equal)."""
+        parent = {name: up for name, _, up in self.shares}
+        out = []
+        for k, job in enumerate(self.jobs):
+            node: Any = job.user if job.user is not None else k
+            path = [node]
+            while parent.get(path[-1]) is not None:
+                path.append(parent[path[-1]])
+            out.append(tuple(reversed(path)))
+        return tuple(out)
+
+    @cached_property
+    def share_of(self) -> dict[Any, int]:
+        """Share of every Fair Share node (1 for the implicit flat users)."""
+        return {name: share for name, share, _ in self.shares}
 
 
 def _kind(value: Any, where: str) -> str:
@@ -95,18 +187,28 @@ def parse(obj: dict) -> WorkflowInstance:
     widest: dict[str, int] = {}
     for cluster in clusters:
         widest[cluster.kind] = max(widest.get(cluster.kind, 0), cluster.cores)
+    shares = _shares(obj.get("shares"))
     jobs = []
     for k, raw in enumerate(fields.json_list(fields.required(obj, "jobs", ""), "jobs", non_empty=False)):
         where = f"jobs[{k}]"
         fields.json_object(raw, where)
         arrival = fields.nonnegative(fields.required(raw, "arrival", where), f"{where}.arrival")
         entries = fields.json_list(fields.required(raw, "tasks", where), f"{where}.tasks")
+        user = raw.get("user")
+        if user is not None:
+            _kind(user, f"{where}.user")
+            if shares and user not in {name for name, _, _ in shares}:
+                raise InstanceError(f"{where}.user", f"{user!r} is not a node of shares")
+        elif shares:
+            raise InstanceError(f"{where}.user", "is missing (with shares, every job names its user)")
         jobs.append(WorkflowJob(arrival, tuple(_task(t, f"{where}.tasks[{i}]", len(entries), widest)
-                                               for i, t in enumerate(entries))))
+                                               for i, t in enumerate(entries)), user))
         if not nx.is_directed_acyclic_graph(jobs[-1].graph):
             cycle = [u for u, _ in nx.find_cycle(jobs[-1].graph)]
             raise InstanceError(f"{where}.tasks", f"the succ lists form a cycle through tasks {cycle}")
-    return WorkflowInstance(tuple(clusters), tuple(jobs), str(obj.get("name", "")), dict(obj.get("meta", {}) or {}))
+    network = _network(obj["network"], len(clusters)) if obj.get("network") is not None else ()
+    return WorkflowInstance(tuple(clusters), tuple(jobs), str(obj.get("name", "")), dict(obj.get("meta", {}) or {}),
+                            network, shares)
 
 
 def _task(raw: Any, where: str, count: int, widest: dict[str, int]) -> Task:
@@ -126,21 +228,88 @@ def _task(raw: Any, where: str, count: int, widest: dict[str, int]) -> Task:
     return Task(exec_time, cores, kind, tuple(succ))
 
 
+def _network(raw: Any, clusters: int) -> tuple:
+    """The router tree: every cluster index exactly once as a leaf, no empty router."""
+    seen: set[int] = set()
+
+    def node(value: Any, where: str):
+        if fields.is_int(value):
+            if not 0 <= value < clusters:
+                raise InstanceError(where, f"must be a cluster index in 0..{clusters - 1}, got {value}")
+            if value in seen:
+                raise InstanceError(where, f"cluster {value} appears twice in the tree")
+            seen.add(value)
+            return value
+        children = fields.json_list(value, where)
+        return tuple(node(child, f"{where}[{i}]") for i, child in enumerate(children))
+
+    tree = node(fields.json_list(raw, "network"), "network")
+    if len(seen) != clusters:
+        missing = sorted(set(range(clusters)) - seen)
+        raise InstanceError("network", f"clusters {missing} are not in the tree")
+    return tree
+
+
+def _shares(raw: Any) -> tuple[tuple[str, int, str | None], ...]:
+    """The Fair Share tree: shares >= 1, parents that exist, no cycle."""
+    if raw is None:
+        return ()
+    fields.json_object(raw, "shares")
+    nodes = []
+    for name, entry in raw.items():
+        where = f"shares.{name}"
+        fields.json_object(entry, where)
+        share = fields.count(fields.required(entry, "share", where), f"{where}.share")
+        parent = entry.get("parent")
+        if parent is not None and parent not in raw:
+            raise InstanceError(f"{where}.parent", f"{parent!r} is not a node of shares")
+        nodes.append((name, share, parent))
+    parent_of = {name: parent for name, _, parent in nodes}
+    for name in parent_of:
+        seen, node = {name}, parent_of[name]
+        while node is not None:
+            if node in seen:
+                raise InstanceError(f"shares.{name}.parent", f"the parents form a cycle through {node!r}")
+            seen.add(node)
+            node = parent_of[node]
+    return tuple(nodes)
+
+
+def _tree_json(node) -> Any:
+    return node if isinstance(node, int) else [_tree_json(child) for child in node]
+
+
 def to_json(instance: WorkflowInstance) -> dict[str, Any]:
     out = fields.document_header(FAMILY, instance.name, instance.meta)
-    out.update(clusters=[{"cores": c.cores, "kind": c.kind} for c in instance.clusters],
-               jobs=[{"arrival": job.arrival,
-                      "tasks": [{"exec": t.exec, "cores": t.cores, "kind": t.kind, "succ": list(t.succ)}
-                                for t in job.tasks]} for job in instance.jobs])
+    out["clusters"] = [{"cores": c.cores, "kind": c.kind} for c in instance.clusters]
+    if instance.network:
+        out["network"] = _tree_json(instance.network)
+    if instance.shares:
+        out["shares"] = {name: {"share": share, **({"parent": up} if up is not None else {})}
+                         for name, share, up in instance.shares}
+    out["jobs"] = [{"arrival": job.arrival, **({"user": job.user} if job.user is not None else {}),
+                    "tasks": [{"exec": t.exec, "cores": t.cores, "kind": t.kind, "succ": list(t.succ)}
+                              for t in job.tasks]} for job in instance.jobs]
     return out
 
 
+@dataclass(frozen=True)
+class WorkflowSchedule(Schedule):
+    """A schedule and the network delays it was made under (None: none)."""
+
+    network: Network | None = None
+
+
 def schedule_to_json(instance: WorkflowInstance, schedule: Schedule) -> dict[str, Any]:
-    return {"jobs": [{"tasks": [{"cluster": schedule.machine[t], "start": schedule.start[t]}
-                                for t in instance.task_slice(k)]} for k in range(len(instance.jobs))]}
+    out: dict[str, Any] = {"jobs": [{"tasks": [{"cluster": schedule.machine[t], "start": schedule.start[t]}
+                                               for t in instance.task_slice(k)]} for k in range(len(instance.jobs))]}
+    network = getattr(schedule, "network", None)
+    if network is not None:
+        out["network"] = network.to_json()
+    return out
 
 
-def schedule_from_json(instance: WorkflowInstance, obj: Any) -> Schedule:
+def schedule_from_json(instance: WorkflowInstance, obj: Any) -> WorkflowSchedule:
     """Shape and types only; whether it is feasible is the validator's question."""
     if not isinstance(obj, dict) or not isinstance(obj.get("jobs"), list) or len(obj["jobs"]) != len(instance.jobs):
         raise ScheduleFormatError("jobs", f"a workflow schedule is an object with a 'jobs' list of "
@@ -152,4 +321,17 @@ def schedule_from_json(instance: WorkflowInstance, obj: Any) -> Schedule:
         q, s = read_job_list(tasks, len(instance.jobs[k].tasks), f"jobs[{k}].tasks", place="cluster")
         cluster += q
         start += s
-    return Schedule(tuple(cluster), tuple(start))
+    network = _network_of_schedule(obj["network"]) if obj.get("network") is not None else None
+    return WorkflowSchedule(tuple(cluster), tuple(start), network)
+
+
+def _network_of_schedule(raw: Any) -> Network:
+    if not isinstance(raw, dict):
+        raise ScheduleFormatError("network", "must be an object {ccr: [num, den], exponent: p}")
+    ccr, exponent = raw.get("ccr"), raw.get("exponent", -1)
+    if not (isinstance(ccr, list) and len(ccr) == 2 and all(map(fields.is_int, ccr)) and ccr[1] > 0
+            and 0 < Fraction(*ccr) <= 1):
+        raise ScheduleFormatError("network.ccr", f"must be [numerator, denominator] in (0, 1], got {ccr!r}")
+    if not fields.is_int(exponent):
+        raise ScheduleFormatError("network.exponent", f"must be an integer, got {exponent!r}")
+    return Network(Fraction(*ccr), exponent)

@@ -1,8 +1,11 @@
 """Workflow schedules (SPEC.md ``workflow``): every task runs once, on one
-cluster of its kind, for ``exec`` time units without preemption, not before
-its job's arrival nor before each predecessor has finished; on every
-cluster the tasks running at any instant use at most its cores. (Network
-delays are a simulation feature, not part of SPEC's objective.)"""
+cluster of its kind, for ``exec`` time units without preemption (one start
+each), not before its job's arrival nor before each predecessor has
+finished; on every cluster the tasks running at any instant use at most its
+cores. Network delays are a simulation feature, not part of SPEC's
+objective: a schedule that declares the network it was made under must also
+start each task no earlier than a predecessor on another cluster ends plus
+that predecessor's delay (§2.4), recomputed here from the instance's tree."""
 
 from schedbench.schedule import Schedule
 from schedbench.validator import Violation
@@ -28,6 +31,7 @@ def check(instance, schedule: Schedule) -> list[Violation]:
             out.append(Violation("start", _name(instance, t), f"start {s} is not an integer >= 0"))
     if out:
         return out
+    network = getattr(schedule, "network", None)
     for k, job in enumerate(instance.jobs):
         first = instance.task_slice(k).start
         for i, task in enumerate(job.tasks):
@@ -41,6 +45,13 @@ def check(instance, schedule: Schedule) -> list[Violation]:
                     out.append(Violation("precedence", _name(instance, first + succ),
                                          f"starts at {schedule.start[first + succ]} before its predecessor "
                                          f"{_name(instance, t)} ends at {end}"))
+                elif network is not None:
+                    levels = instance.levels_to_common(schedule.machine[t], schedule.machine[first + succ])
+                    ready = end + network.delay(task.exec, levels)
+                    if schedule.start[first + succ] < ready:
+                        out.append(Violation("network-delay", _name(instance, first + succ),
+                                             f"starts at {schedule.start[first + succ]} before the data of "
+                                             f"{_name(instance, t)} arrives at {ready} ({levels} levels up)"))
     return out + _capacity(instance, schedule)
 
 

@@ -1,0 +1,292 @@
+"""Online list scheduling of DAG workflows (P-SLR paper §2.3, §2.4, §3, §4.2).
+
+An event-driven simulation of the paper's platform:
+- Allocation (§2.3): each job is cascaded down the router tree once per
+  task kind it uses, so the tasks of a job that share a kind run on one
+  cluster. At each router the child is drawn with probability proportional
+  to the cores of that kind below it (the paper says "randomly"; drawing
+  children uniformly would put half of the paper platform's Kind1 work on
+  Cluster 1, loading it at 180% while Clusters 3 and 4 sit at 90%).
+- A task is ready once its job has arrived and every predecessor has
+  finished and, with a network (§2.4), its data has arrived: a predecessor
+  on another cluster adds ``Network.delay``.
+- Each cluster is a list scheduler: whenever its cores free up or a task
+  becomes ready, it repeatedly starts the highest-priority ready task that
+  fits in its free cores (a wide task does not hold back narrower ones; the
+  paper does not say), re-evaluating the priorities after each start since
+  Fair Share and P-SLR depend on the current state.
+Policies (§3, §4.2), ties broken by the order tasks became ready:
+``random`` (a uniformly random ready task that fits, seeded), ``fifo-task``
+(the order tasks became ready), ``fifo-job`` (the order their jobs arrived),
+``fair-share`` (the user whose groups, from the top of the share tree down,
+use the fewest cores platform-wide relative to their share), ``srtf`` /
+``lrtf`` (smallest / largest upward rank), ``pslr`` (Algorithm 1: the
+largest projected SLR, Q being the cluster's queue).
+SRTF, LRTF and P-SLR order by *estimated* execution times (§2.2) when
+given; the true times drive execution. Every priority is compared exactly
+(P-SLR's rationals are compared in floating point, then exactly among the
+near-ties).
+"""
+
+import random
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from functools import partial
+from heapq import heappop, heappush
+
+import numpy as np
+
+from schedbench.metrics.workflow import upward_ranks
+from schedbench.model.workflow import Network, WorkflowInstance, WorkflowSchedule
+
+POLICIES = ("random", "fifo-task", "fifo-job", "fair-share", "srtf", "lrtf", "pslr")
+#: Policies that read execution-time estimates (the others ignore them, §5.1).
+ESTIMATE_POLICIES = ("srtf", "lrtf", "pslr")
+
+
+def allocate(instance: WorkflowInstance, rng: random.Random) -> list[int]:
+    """The cluster of every task: one cascade per (job, kind), in job order
+    and, within a job, in the order its kinds first appear. Only clusters of
+    the kind with at least the cores of the job's widest task of that kind
+    are eligible (the tasks stay together, so each must fit)."""
+    paths = instance.cluster_paths
+
+    def cascade(kind: str, width: int) -> int:
+        eligible = {c: cluster.cores for c, cluster in enumerate(instance.clusters)
+                    if cluster.kind == kind and cluster.cores >= width}
+        node, prefix = instance.router_tree, ()
+        while not isinstance(node, int):
+            weights = [sum(cores for c, cores in eligible.items() if paths[c][:len(prefix) + 1] == prefix + (i,))
+                       for i in range(len(node))]
+            x = rng.randrange(sum(weights))
+            for i, weight in enumerate(weights):
+                x -= weight
+                if x < 0:
+                    node, prefix = node[i], prefix + (i,)
+                    break
+        return node
+
+    out = []
+    for job in instance.jobs:
+        widest: dict[str, int] = {}
+        for task in job.tasks:
+            widest[task.kind] = max(widest.get(task.kind, 0), task.cores)
+        chosen = {kind: cascade(kind, width) for kind, width in widest.items()}
+        out += [chosen[task.kind] for task in job.tasks]
+    return out
+
+
+class _Tasks:
+    """Per-task arrays the priority functions index (numpy, for speed)."""
+
+    def __init__(self, instance: WorkflowInstance, estimates: Sequence[int] | None):
+        n = len(instance.tasks)
+        ranks, critical = [], []
+        for k, job in enumerate(instance.jobs):
+            times = None if estimates is None else [estimates[t] for t in instance.task_slice(k)]
+            job_ranks = upward_ranks(job, times)
+            ranks += job_ranks
+            critical += [max(job_ranks)] * len(job.tasks)
+        arrival_order = sorted(range(len(instance.jobs)), key=lambda k: (instance.jobs[k].arrival, k))
+        job_rank = [0] * len(instance.jobs)
+        for position, k in enumerate(arrival_order):
+            job_rank[k] = position
+        self.cores = np.array([t.cores for t in instance.tasks], dtype=np.int64)
+        self.rank = np.array(ranks, dtype=np.int64)            # estimated upward rank T_R
+        self.critical = np.array(critical, dtype=np.int64)     # estimated J_CP of the task's job
+        self.arrival = np.array([instance.jobs[k].arrival for k in instance.job_of_task], dtype=np.int64)
+        self.job_order = np.array([job_rank[k] for k in instance.job_of_task], dtype=np.int64)
+        self.ready_order = np.zeros(n, dtype=np.int64)         # filled as tasks become ready
+
+
+class _Queue:
+    """A cluster's ready tasks: an array with O(1) removal (swap with the last)."""
+
+    def __init__(self, capacity: int):
+        self.ids = np.empty(max(capacity, 1), dtype=np.int64)
+        self.size = 0
+        self.position: dict[int, int] = {}
+
+    def add(self, t: int) -> None:
+        self.ids[self.size] = t
+        self.position[t] = self.size
+        self.size += 1
+
+    def remove(self, t: int) -> None:
+        i, last = self.position.pop(t), self.ids[self.size - 1]
+        self.size -= 1
+        if i != self.size:
+            self.ids[i] = last
+            self.position[int(last)] = i
+
+    @property
+    def tasks(self) -> np.ndarray:
+        return self.ids[:self.size]
+
+
+def _lexicographic_min(primary: np.ndarray, secondary: np.ndarray) -> int:
+    """Index of the smallest (primary, secondary) pair, without combining them
+    into one integer (estimated ranks can be large)."""
+    tied = np.flatnonzero(primary == primary.min())
+    return int(tied[np.argmin(secondary[tied])])
+
+
+class _Simulation:
+    def __init__(self, instance: WorkflowInstance, policy: str, estimates, network: Network | None, seed: int):
+        if policy not in POLICIES:
+            raise ValueError(f"unknown policy {policy!r} (known: {', '.join(POLICIES)})")
+        self.instance, self.policy, self.network = instance, policy, network
+        self.cluster = allocate(instance, random.Random(f"allocation:{seed}"))
+        self.rng = random.Random(f"policy:{seed}")
+        self.data = _Tasks(instance, estimates)
+        sizes = [0] * len(instance.clusters)
+        for c in self.cluster:
+            sizes[c] += 1
+        self.queues = [_Queue(size) for size in sizes]
+        self.free = [c.cores for c in instance.clusters]
+        self.start: list[int | None] = [None] * len(instance.tasks)
+        self.ready_count = 0
+        self.usage: dict = {}  # Fair Share: cores in use per share-tree node
+        paths = sorted(set(instance.share_paths), key=repr)
+        path_index = {path: i for i, path in enumerate(paths)}
+        self.paths = paths
+        self.path_of_task = np.array([path_index[instance.share_paths[k]] for k in instance.job_of_task],
+                                     dtype=np.int64)
+        self.pick: Callable[[np.ndarray, np.ndarray, int], int] = {
+            "random": self._pick_random, "fifo-task": self._pick_fifo_task, "fifo-job": self._pick_fifo_job,
+            "fair-share": self._pick_fair_share, "srtf": self._pick_srtf, "lrtf": self._pick_lrtf,
+            "pslr": self._pick_pslr}[policy]
+
+    # -- priorities: each returns the index, among ``fitting`` (the ready tasks that fit),
+    # of the task to start; ``waiting`` is the whole queue Q
+
+    def _pick_random(self, fitting: np.ndarray, waiting: np.ndarray, now: int) -> int:
+        return self.rng.randrange(len(fitting))
+
+    def _pick_fifo_task(self, fitting: np.ndarray, waiting: np.ndarray, now: int) -> int:
+        return int(np.argmin(self.data.ready_order[fitting]))
+
+    def _pick_fifo_job(self, fitting: np.ndarray, waiting: np.ndarray, now: int) -> int:
+        return _lexicographic_min(self.data.job_order[fitting], self.data.ready_order[fitting])
+
+    def _pick_srtf(self, fitting: np.ndarray, waiting: np.ndarray, now: int) -> int:
+        return _lexicographic_min(self.data.rank[fitting], self.data.ready_order[fitting])
+
+    def _pick_lrtf(self, fitting: np.ndarray, waiting: np.ndarray, now: int) -> int:
+        return _lexicographic_min(-self.data.rank[fitting], self.data.ready_order[fitting])
+
+    def _pick_fair_share(self, fitting: np.ndarray, waiting: np.ndarray, now: int) -> int:
+        """Lowest (usage / share) from the top group down to the user."""
+        paths = self.path_of_task[fitting]
+        distinct = np.unique(paths)
+        share = self.instance.share_of
+        keys = {int(p): tuple(Fraction(self.usage.get(node, 0), share.get(node, 1)) for node in self.paths[p])
+                for p in distinct}
+        ordered = sorted(set(keys.values()))
+        position = {key: i for i, key in enumerate(ordered)}
+        rank_of_path = np.zeros(len(self.paths), dtype=np.int64)
+        for p, key in keys.items():
+            rank_of_path[p] = position[key]
+        return _lexicographic_min(rank_of_path[paths], self.data.ready_order[fitting])
+
+    def _pick_pslr(self, fitting: np.ndarray, waiting: np.ndarray, now: int) -> int:
+        """Algorithm 1: (T_R + now + 1 - arrival) / J_CP + ((now - arrival) / max J_CP in Q)^2, largest first."""
+        d = self.data
+        longest = int(d.critical[waiting].max())
+        rank, critical, arrival = d.rank[fitting], d.critical[fitting], d.arrival[fitting]
+        waited = (now - arrival).astype(np.float64)
+        projected = (rank + now + 1 - arrival) / critical + (waited / longest) ** 2
+        best = projected.max()
+        near = np.flatnonzero(projected >= best - 1e-9 * max(1.0, abs(best)))
+        if len(near) == 1:
+            return int(near[0])
+        exact = {int(i): Fraction(int(rank[i]) + now + 1 - int(arrival[i]), int(critical[i]))
+                 + Fraction(now - int(arrival[i]), longest) ** 2 for i in near}
+        top = max(exact.values())
+        return min((i for i, value in exact.items() if value == top), key=lambda i: d.ready_order[fitting[i]])
+
+    # -- events
+
+    def _ready(self, t: int, dirty: set[int]) -> None:
+        self.data.ready_order[t] = self.ready_count
+        self.ready_count += 1
+        self.queues[self.cluster[t]].add(t)
+        dirty.add(self.cluster[t])
+
+    def _round(self, c: int, now: int, running: list) -> None:
+        """Start tasks on cluster c while one fits."""
+        queue = self.queues[c]
+        while queue.size and self.free[c]:
+            waiting = queue.tasks
+            fitting = waiting[self.data.cores[waiting] <= self.free[c]]
+            if not len(fitting):
+                return
+            t = int(fitting[self.pick(fitting, waiting, now)])
+            queue.remove(t)
+            self.start[t] = now
+            task = self.instance.tasks[t]
+            self.free[c] -= task.cores
+            self._use(t, task.cores)
+            heappush(running, (now + task.exec, t))
+
+    def _use(self, t: int, cores: int) -> None:
+        if self.policy == "fair-share":
+            for node in self.paths[self.path_of_task[t]]:
+                self.usage[node] = self.usage.get(node, 0) + cores
+
+    def run(self) -> WorkflowSchedule:
+        inst = self.instance
+        tasks, offsets = inst.tasks, [inst.task_slice(k).start for k in range(len(inst.jobs))]
+        waiting_for = [0] * len(tasks)
+        for k, job in enumerate(inst.jobs):
+            for task in job.tasks:
+                for s in task.succ:
+                    waiting_for[offsets[k] + s] += 1
+        data_at = [0] * len(tasks)                          # when the last input arrives
+        arrivals = sorted(range(len(inst.jobs)), key=lambda k: (inst.jobs[k].arrival, k))
+        next_job = 0
+        running: list[tuple[int, int]] = []                 # (end, task)
+        delayed: list[tuple[int, int]] = []                 # (data arrival, task)
+        while next_job < len(arrivals) or running or delayed:
+            now = min(([inst.jobs[arrivals[next_job]].arrival] if next_job < len(arrivals) else [])
+                      + ([running[0][0]] if running else []) + ([delayed[0][0]] if delayed else []))
+            dirty: set[int] = set()
+            while running and running[0][0] == now:
+                _, t = heappop(running)
+                self.free[self.cluster[t]] += tasks[t].cores
+                self._use(t, -tasks[t].cores)
+                dirty.add(self.cluster[t])
+                first = offsets[inst.job_of_task[t]]
+                for s in tasks[t].succ:
+                    succ = first + s
+                    levels = inst.levels_to_common(self.cluster[t], self.cluster[succ])
+                    delay = 0 if self.network is None else self.network.delay(tasks[t].exec, levels)
+                    data_at[succ] = max(data_at[succ], now + delay)
+                    waiting_for[succ] -= 1
+                    if not waiting_for[succ]:
+                        if data_at[succ] <= now:
+                            self._ready(succ, dirty)
+                        else:
+                            heappush(delayed, (data_at[succ], succ))
+            while next_job < len(arrivals) and inst.jobs[arrivals[next_job]].arrival == now:
+                k = arrivals[next_job]
+                next_job += 1
+                for i in inst.task_slice(k):
+                    if not waiting_for[i]:
+                        self._ready(i, dirty)
+            while delayed and delayed[0][0] == now:
+                self._ready(heappop(delayed)[1], dirty)
+            for c in sorted(dirty):
+                self._round(c, now, running)
+        return WorkflowSchedule(tuple(self.cluster), tuple(self.start), self.network)
+
+
+def simulate(instance: WorkflowInstance, policy: str, estimates: Sequence[int] | None = None,
+             network: Network | None = None, seed: int = 0) -> WorkflowSchedule:
+    """Run the online list scheduler with ``policy``; ``estimates`` are the
+    estimated execution times per flat task (default: exact), ``network``
+    the §2.4 delays (default: none), ``seed`` drives the cascade and Random."""
+    return _Simulation(instance, policy, estimates, network, seed).run()
+
+
+HEURISTICS: dict[str, Callable] = {policy: partial(simulate, policy=policy) for policy in POLICIES}

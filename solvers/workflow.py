@@ -1,0 +1,150 @@
+"""Exact workflow scheduling (``max-slr``): the family entry of both backends.
+
+max_k SLR_k = max_k (finish_k - arrival_k) / CP_k is a maximum of ratios
+with integer numerators over fixed integer denominators CP_k, so it is
+solved by the exact candidate bisection of ``solvers.ratio``: each
+question "finish_k - arrival_k <= limits[k] for every k" is a deadline per
+job, answered by an integer feasibility model (``solvers.cpsat.workflow``,
+``solvers.milp.workflow``). Lower bound 1 (no job beats its critical path);
+upper bound and first schedule the best online heuristic. Each question is
+hinted with the best schedule so far.
+
+The helpers below are the data both models share: start windows, the
+clusters each task may use, and the start orderings they must respect.
+"""
+
+import time
+from fractions import Fraction
+from math import floor
+
+import networkx as nx
+
+from schedbench.metrics.workflow import critical_path, max_slr, upward_ranks
+from schedbench.model.workflow import WorkflowInstance, WorkflowSchedule
+from schedbench.result import OPTIMAL, Result
+from schedbench.solvers.ratio import minimize_max_ratio
+from schedbench.validator import validate
+
+#: Every SLR is at least 1: a job cannot finish before its critical path.
+LOWER_BOUND = Fraction(1)
+
+
+def heads(job) -> list[int]:
+    """Per task, the longest exec path ending just before it (predecessors
+    only): no schedule starts it earlier than its job's arrival plus this."""
+    head = [0] * len(job.tasks)
+    for i in nx.topological_sort(job.graph):
+        for s in job.tasks[i].succ:
+            head[s] = max(head[s], head[i] + job.tasks[i].exec)
+    return head
+
+
+def domains(instance: WorkflowInstance, deadlines: list[int]) -> list[tuple[int, int]]:
+    """Per flat task, its [earliest, latest] start when job k must finish by
+    ``deadlines[k]``: arrival + head, and deadline - upward rank (the task
+    and its longest chain of successors must still fit). An empty window
+    (earliest > latest) proves the deadlines infeasible."""
+    out = []
+    for job, deadline in zip(instance.jobs, deadlines):
+        out += [(job.arrival + head, deadline - rank) for head, rank in zip(heads(job), upward_ranks(job))]
+    return out
+
+
+def eligible_clusters(instance: WorkflowInstance) -> list[list[int]]:
+    """Per flat task, the clusters a model lets it use: of its kind, with
+    enough cores, and, among identical clusters (same kind and cores),
+    only the first r + 1 for the r-th task (flat order) that fits them.
+
+    Why the last rule is safe: identical clusters can be relabelled in any
+    solution; ordering them by the first task each hosts puts the r-th task
+    on one of the first r + 1. It removes that symmetry from both models
+    (and shrinks the MILP)."""
+    groups: dict[tuple[str, int], list[int]] = {}
+    for c, cluster in enumerate(instance.clusters):
+        groups.setdefault((cluster.kind, cluster.cores), []).append(c)
+    out: list[list[int]] = [[] for _ in instance.tasks]
+    for (kind, cores), members in groups.items():
+        fitting = [t for t, task in enumerate(instance.tasks) if task.kind == kind and task.cores <= cores]
+        for rank, t in enumerate(fitting):
+            out[t] += members[:rank + 1]
+    return [sorted(clusters) for clusters in out]
+
+
+def orderings(instance: WorkflowInstance) -> list[tuple[int, int, int]]:
+    """``(a, b, lag)`` for start_b >= start_a + lag over flat tasks: every DAG
+    edge with lag exec_a, and twins with lag 0. Twins are two tasks of one
+    job with the same exec, cores, kind, predecessors and successors: swapping
+    them changes nothing, so the earlier-indexed may start first (symmetry
+    breaking, compatible with the cluster rule since that one only relabels
+    clusters)."""
+    out = []
+    for k, job in enumerate(instance.jobs):
+        first = instance.task_slice(k).start
+        preds = [frozenset(job.graph.predecessors(i)) for i in range(len(job.tasks))]
+        for a, task in enumerate(job.tasks):
+            out += [(first + a, first + b, task.exec) for b in task.succ]
+            out += [(first + a, first + b, 0) for b in range(a + 1, len(job.tasks))
+                    if _twins(task, job.tasks[b]) and preds[a] == preds[b]]
+    return out
+
+
+def _twins(a, b) -> bool:
+    return (a.exec, a.cores, a.kind, frozenset(a.succ)) == (b.exec, b.cores, b.kind, frozenset(b.succ))
+
+
+def incumbent(instance: WorkflowInstance) -> tuple[Fraction, str, WorkflowSchedule]:
+    """The best online heuristic by exact max-SLR (ties: the first name in
+    order), with its value and name: the search's upper bound and first
+    schedule. A heuristic's invalid schedule is a bug, never skipped."""
+    from schedbench.heuristics.workflow import HEURISTICS
+
+    scored = []
+    for name, run in HEURISTICS.items():
+        schedule = run(instance)
+        violations = validate(instance, schedule)
+        if violations:
+            raise AssertionError(f"{name} produced an invalid schedule: {violations[0]}")
+        scored.append((max_slr(instance, schedule), name, schedule))
+    return min(scored, key=lambda entry: (entry[0], entry[1]))
+
+
+def _deadlines(instance: WorkflowInstance, limits: list[int]) -> list[int]:
+    """finish_k - arrival_k <= limits[k] as the absolute deadline of job k."""
+    return [job.arrival + limit for job, limit in zip(instance.jobs, limits)]
+
+
+def _schedule(solution: list[int]) -> WorkflowSchedule:
+    """A model's flat solution (clusters, then starts) as a schedule."""
+    n = len(solution) // 2
+    return WorkflowSchedule(tuple(solution[:n]), tuple(solution[n:]))
+
+
+def solve(instance: WorkflowInstance, solver: str, time_limit: float) -> Result:
+    """Minimise max-SLR exactly with ``solver`` (cpsat or milp) within
+    ``time_limit`` seconds; on a time limit, the best schedule and the proven bound."""
+    from schedbench.solvers import backend
+
+    began = time.monotonic()
+    if not instance.jobs:
+        return Result(OPTIMAL, Fraction(0), Fraction(0), WorkflowSchedule((), ()), solver, "empty",
+                      time.monotonic() - began)
+    model = backend(solver, "workflow")
+    value, name, schedule = incumbent(instance)
+    denominators = [Fraction(critical_path(job)) for job in instance.jobs]
+    if solver == "milp" and value > LOWER_BOUND:
+        # the largest question the search can ask: every later target is smaller
+        model.require_small(instance, _deadlines(instance, [floor(value * d) for d in denominators]))
+    best = [schedule]  # the latest schedule found, the best so far: the next question's hint
+
+    def feasible(limits: list[int], seconds: float):
+        outcome = model.solve(instance, _deadlines(instance, limits), seconds, hint=best[0])
+        if outcome.solution is None:
+            return outcome.status, None
+        best[0] = _schedule(outcome.solution)
+        return outcome.status, best[0]
+
+    search = minimize_max_ratio(denominators, LOWER_BOUND, value, schedule, lambda s: max_slr(instance, s),
+                                feasible, began + time_limit)
+    return Result(search.status, search.value, search.bound, search.schedule, solver, f"{solver}:ratio-bisection",
+                  time.monotonic() - began, {"incumbent": name, "incumbent_value": str(value),
+                                             "questions": search.questions})
