@@ -12,7 +12,7 @@ import pytest
 from schedbench.heuristics.workflow import ESTIMATE_POLICIES, POLICIES, simulate
 from schedbench.heuristics.workflow_estimates import log_rounding, normal_error
 from schedbench.instances.workflow import small_workload, starvation_stream, synthetic_workload
-from schedbench.metrics.workflow import waiting_times
+from schedbench.metrics.workflow import network_critical_paths, slrs, waiting_times
 from schedbench.model import instance_to_json, parse_instance, schedule_to_json
 from schedbench.model.workflow import Network, WorkflowSchedule
 from schedbench.validator import validate
@@ -213,3 +213,14 @@ def test_heuristic_command_with_network_and_estimates(tmp_path):
     assert out.returncode == 2 and "--ccr" in out.stderr
     schedule_json = schedule_to_json(inst, simulate(inst, "srtf"))
     assert "network" not in schedule_json
+
+
+def test_network_critical_path_counts_the_delays_between_clusters():
+    clusters = [{"cores": 1, "kind": "K1"}, {"cores": 1, "kind": "K2"}]
+    chain = {"arrival": 3, "tasks": [{"exec": 2, "cores": 1, "kind": "K1", "succ": [1]},
+                                     {"exec": 1, "cores": 1, "kind": "K2"}]}
+    inst = workflow(clusters, [chain])
+    schedule = simulate(inst, "pslr", network=Network(Fraction(1, 5)))  # a on 0, b on 1: data 8, one level
+    assert schedule.start == (3, 13)
+    assert network_critical_paths(inst, schedule) == [2 + 8 + 1]
+    assert slrs(inst, schedule, with_network=True) == [Fraction(11, 11)] and slrs(inst, schedule) == [Fraction(11, 3)]

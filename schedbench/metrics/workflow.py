@@ -43,9 +43,31 @@ def response_times(instance, schedule: Schedule) -> list[int]:
     return [finish - job.arrival for job, finish in zip(instance.jobs, finish_times(instance, schedule))]
 
 
-def slrs(instance, schedule: Schedule) -> list[Fraction]:
-    return [Fraction(response, critical_path(job))
-            for job, response in zip(instance.jobs, response_times(instance, schedule))]
+def slrs(instance, schedule: Schedule, with_network: bool = False) -> list[Fraction]:
+    """SPEC's SLRs; ``with_network``: over critical paths that include the
+    delays of the network the schedule declares (the P-SLR paper's reading
+    in §5.2, "network costs will increase the length of the critical path")."""
+    paths = (network_critical_paths(instance, schedule) if with_network
+             else [critical_path(job) for job in instance.jobs])
+    return [Fraction(response, path) for path, response in zip(paths, response_times(instance, schedule))]
+
+
+def network_critical_paths(instance, schedule: Schedule) -> list[int]:
+    """Per job, the longest path of exec times plus, on each edge between
+    two clusters, the delay of ``schedule.network`` (none without one)."""
+    network = getattr(schedule, "network", None)
+    out = []
+    for k, job in enumerate(instance.jobs):
+        first = instance.task_slice(k).start
+        longest = [0] * len(job.tasks)  # from each task to a sink, its own exec included
+        for i in reversed(list(nx.topological_sort(job.graph))):
+            task, tail = job.tasks[i], 0
+            for s in task.succ:
+                levels = instance.levels_to_common(schedule.machine[first + i], schedule.machine[first + s])
+                tail = max(tail, longest[s] + (0 if network is None else network.delay(task.exec, levels)))
+            longest[i] = task.exec + tail
+        out.append(max(longest))
+    return out
 
 
 def waiting_times(instance, schedule: Schedule) -> list[int]:
