@@ -135,7 +135,8 @@ def shape_table(rows: list[dict]) -> str:
         for entry in entries:
             classes[entry["class"]] += 1
         means = [statistics.mean(e["decades"][str(d)] for e in entries if str(d) in e["decades"]) for d in decades]
-        lines.append(f"| {policy} | {statistics.median(e['rho'] for e in entries):+.3f} | "
+        rhos = [e["rho"] for e in entries if e["rho"] is not None]
+        lines.append(f"| {policy} | {statistics.median(rhos) if rhos else float('nan'):+.3f} | "
                      + ", ".join(f"{c}: {n}" for c, n in sorted(classes.items())) + " | "
                      + " | ".join(f"{m:.3g}" for m in means) + " |")
     return "\n".join(lines)

@@ -12,7 +12,7 @@ import pytest
 from schedbench.heuristics.workflow import ESTIMATE_POLICIES, POLICIES, simulate
 from schedbench.heuristics.workflow_estimates import log_rounding, normal_error
 from schedbench.instances.workflow import small_workload, starvation_stream, synthetic_workload
-from schedbench.metrics.workflow import network_critical_paths, slrs, waiting_times
+from schedbench.metrics.workflow import network_critical_paths, slr_class, slrs, waiting_times
 from schedbench.model import instance_to_json, parse_instance, schedule_to_json
 from schedbench.model.workflow import Network, WorkflowSchedule
 from schedbench.validator import validate
@@ -224,3 +224,18 @@ def test_network_critical_path_counts_the_delays_between_clusters():
     assert schedule.start == (3, 13)
     assert network_critical_paths(inst, schedule) == [2 + 8 + 1]
     assert slrs(inst, schedule, with_network=True) == [Fraction(11, 11)] and slrs(inst, schedule) == [Fraction(11, 3)]
+
+
+def test_slr_class_reading():
+    # Fewer than 10 jobs, or a single length: no reading. Equal SLRs: rho 0, Class 3.
+    three = workflow(ONE_CORE, [single(1), single(10), single(100)])
+    assert slr_class(three, simulate(three, "srtf")) == (None, None)
+    spread = workflow([{"cores": 12, "kind": "K"}], [single(1 + k) for k in range(12)])
+    assert slr_class(spread, simulate(spread, "fifo-task")) == (0.0, 3)
+    same = workflow(ONE_CORE, [single(5)] * 12)
+    assert slr_class(same, simulate(same, "fifo-task")) == (None, None)
+    # 40 jobs, short ones queued behind long ones under LRTF: short jobs' SLRs are the large ones.
+    mixed = workflow(ONE_CORE, [single(2 if k % 2 else 50) for k in range(40)])
+    rho, found = slr_class(mixed, simulate(mixed, "lrtf"))
+    assert rho < -0.5 and found == 1
+    assert slr_class(mixed, simulate(mixed, "srtf"))[0] > rho + 0.5  # the short jobs go first

@@ -104,21 +104,27 @@ def gini(values: Sequence[Fraction]) -> Fraction:
 
 #: |Spearman rho| below this reads as no preference (Class 3), whatever the p-value.
 CLASS_THRESHOLD = 0.1
+#: Fewer jobs give no class: scipy's p-value for a perfect rank correlation is 0 even on 3 points.
+CLASS_MIN_JOBS = 10
 
 
 def slr_class(instance, schedule: Schedule) -> tuple[float | None, int | None]:
     """(Spearman rho of SLR against CP over the jobs, §3 class). Class 1
     (long jobs favoured: SLR falls as CP grows) when rho <= -0.1 and is
     significant at 5%, Class 2 (short jobs favoured) when rho >= 0.1 and
-    significant, else Class 3 (SLR independent of length). (None, None)
-    with fewer than 3 jobs: no correlation to read."""
+    significant, else Class 3 (SLR independent of length); equal SLRs are
+    Class 3 with rho 0. (None, None) with fewer than ``CLASS_MIN_JOBS`` jobs
+    or a single critical-path length: no correlation to read."""
     from scipy.stats import spearmanr
 
-    if len(instance.jobs) < 3:
-        return None, None
     lengths = [critical_path(job) for job in instance.jobs]
-    result = spearmanr(lengths, [float(x) for x in slrs(instance, schedule)])
+    ratios = [float(x) for x in slrs(instance, schedule)]
+    if len(lengths) < CLASS_MIN_JOBS or len(set(lengths)) == 1:
+        return None, None
+    if len(set(ratios)) == 1:
+        return 0.0, 3
+    result = spearmanr(lengths, ratios)
     rho, p = float(result.statistic), float(result.pvalue)
-    if rho != rho or abs(rho) < CLASS_THRESHOLD or p >= 0.05:  # rho is NaN when either side is constant
-        return (0.0 if rho != rho else rho), 3
+    if abs(rho) < CLASS_THRESHOLD or p >= 0.05:
+        return rho, 3
     return rho, 1 if rho < 0 else 2
