@@ -10,13 +10,17 @@ An event-driven simulation of the paper's platform:
 - A task is ready once its job has arrived and every predecessor has
   finished and, with a network (§2.4), its data has arrived: a predecessor
   on another cluster adds ``Network.delay``.
-- Each cluster is a list scheduler: whenever its cores free up or a task
-  becomes ready, it repeatedly starts the highest-priority ready task that
-  fits in its free cores (a wide task does not hold back narrower ones; the
-  paper does not say), re-evaluating the priorities after each start since
-  Fair Share and P-SLR depend on the current state.
+- Each cluster is a list scheduler in strict priority order: whenever its
+  cores free up or a task becomes ready, it starts its highest-priority
+  ready task if that task fits in its free cores, re-evaluates the
+  priorities (Fair Share and P-SLR depend on the current state) and goes
+  on; when the head of the queue does not fit, the cluster waits for cores
+  to free up rather than start a lower-priority task. "The task where the
+  P-SLR is largest is run first" (§3), and only so is P-SLR
+  starvation-free for wide tasks: letting narrower tasks pass would let a
+  stream of them hold a wide task back forever, under any policy.
 Policies (§3, §4.2), ties broken by the order tasks became ready:
-``random`` (a uniformly random ready task that fits, seeded), ``fifo-task``
+``random`` (a uniformly random ready task, seeded), ``fifo-task``
 (the order tasks became ready), ``fifo-job`` (the order their jobs arrived),
 ``fair-share`` (the user whose groups, from the top of the share tree down,
 use the fewest cores platform-wide relative to their share), ``srtf`` /
@@ -152,32 +156,31 @@ class _Simulation:
         self.paths = paths
         self.path_of_task = np.array([path_index[instance.share_paths[k]] for k in instance.job_of_task],
                                      dtype=np.int64)
-        self.pick: Callable[[np.ndarray, np.ndarray, int], int] = {
+        self.pick: Callable[[np.ndarray, int], int] = {
             "random": self._pick_random, "fifo-task": self._pick_fifo_task, "fifo-job": self._pick_fifo_job,
             "fair-share": self._pick_fair_share, "srtf": self._pick_srtf, "lrtf": self._pick_lrtf,
             "pslr": self._pick_pslr}[policy]
 
-    # -- priorities: each returns the index, among ``fitting`` (the ready tasks that fit),
-    # of the task to start; ``waiting`` is the whole queue Q
+    # -- priorities: each returns the index, in ``waiting`` (the cluster's queue Q), of its head
 
-    def _pick_random(self, fitting: np.ndarray, waiting: np.ndarray, now: int) -> int:
-        return self.rng.randrange(len(fitting))
+    def _pick_random(self, waiting: np.ndarray, now: int) -> int:
+        return self.rng.randrange(len(waiting))
 
-    def _pick_fifo_task(self, fitting: np.ndarray, waiting: np.ndarray, now: int) -> int:
-        return int(np.argmin(self.data.ready_order[fitting]))
+    def _pick_fifo_task(self, waiting: np.ndarray, now: int) -> int:
+        return int(np.argmin(self.data.ready_order[waiting]))
 
-    def _pick_fifo_job(self, fitting: np.ndarray, waiting: np.ndarray, now: int) -> int:
-        return _lexicographic_min(self.data.job_order[fitting], self.data.ready_order[fitting])
+    def _pick_fifo_job(self, waiting: np.ndarray, now: int) -> int:
+        return _lexicographic_min(self.data.job_order[waiting], self.data.ready_order[waiting])
 
-    def _pick_srtf(self, fitting: np.ndarray, waiting: np.ndarray, now: int) -> int:
-        return _lexicographic_min(self.data.rank[fitting], self.data.ready_order[fitting])
+    def _pick_srtf(self, waiting: np.ndarray, now: int) -> int:
+        return _lexicographic_min(self.data.rank[waiting], self.data.ready_order[waiting])
 
-    def _pick_lrtf(self, fitting: np.ndarray, waiting: np.ndarray, now: int) -> int:
-        return _lexicographic_min(-self.data.rank[fitting], self.data.ready_order[fitting])
+    def _pick_lrtf(self, waiting: np.ndarray, now: int) -> int:
+        return _lexicographic_min(-self.data.rank[waiting], self.data.ready_order[waiting])
 
-    def _pick_fair_share(self, fitting: np.ndarray, waiting: np.ndarray, now: int) -> int:
+    def _pick_fair_share(self, waiting: np.ndarray, now: int) -> int:
         """Lowest (usage / share) from the top group down to the user."""
-        paths = self.path_of_task[fitting]
+        paths = self.path_of_task[waiting]
         distinct = np.unique(paths)
         share = self.instance.share_of
         keys = {int(p): tuple(Fraction(self.usage.get(node, 0), share.get(node, 1)) for node in self.paths[p])
@@ -187,13 +190,13 @@ class _Simulation:
         rank_of_path = np.zeros(len(self.paths), dtype=np.int64)
         for p, key in keys.items():
             rank_of_path[p] = position[key]
-        return _lexicographic_min(rank_of_path[paths], self.data.ready_order[fitting])
+        return _lexicographic_min(rank_of_path[paths], self.data.ready_order[waiting])
 
-    def _pick_pslr(self, fitting: np.ndarray, waiting: np.ndarray, now: int) -> int:
+    def _pick_pslr(self, waiting: np.ndarray, now: int) -> int:
         """Algorithm 1: (T_R + now + 1 - arrival) / J_CP + ((now - arrival) / max J_CP in Q)^2, largest first."""
         d = self.data
         longest = int(d.critical[waiting].max())
-        rank, critical, arrival = d.rank[fitting], d.critical[fitting], d.arrival[fitting]
+        rank, critical, arrival = d.rank[waiting], d.critical[waiting], d.arrival[waiting]
         waited = (now - arrival).astype(np.float64)
         projected = (rank + now + 1 - arrival) / critical + (waited / longest) ** 2
         best = projected.max()
@@ -203,7 +206,7 @@ class _Simulation:
         exact = {int(i): Fraction(int(rank[i]) + now + 1 - int(arrival[i]), int(critical[i]))
                  + Fraction(now - int(arrival[i]), longest) ** 2 for i in near}
         top = max(exact.values())
-        return min((i for i, value in exact.items() if value == top), key=lambda i: d.ready_order[fitting[i]])
+        return min((i for i, value in exact.items() if value == top), key=lambda i: d.ready_order[waiting[i]])
 
     # -- events
 
@@ -214,14 +217,13 @@ class _Simulation:
         dirty.add(self.cluster[t])
 
     def _round(self, c: int, now: int, running: list) -> None:
-        """Start tasks on cluster c while one fits."""
+        """Start the head of cluster c's queue while it fits."""
         queue = self.queues[c]
-        while queue.size and self.free[c]:
+        while queue.size:
             waiting = queue.tasks
-            fitting = waiting[self.data.cores[waiting] <= self.free[c]]
-            if not len(fitting):
+            t = int(waiting[self.pick(waiting, now)])
+            if self.data.cores[t] > self.free[c]:
                 return
-            t = int(fitting[self.pick(fitting, waiting, now)])
             queue.remove(t)
             self.start[t] = now
             task = self.instance.tasks[t]
@@ -259,8 +261,7 @@ class _Simulation:
                 first = offsets[inst.job_of_task[t]]
                 for s in tasks[t].succ:
                     succ = first + s
-                    levels = inst.levels_to_common(self.cluster[t], self.cluster[succ])
-                    delay = 0 if self.network is None else self.network.delay(tasks[t].exec, levels)
+                    delay = inst.data_delay(self.network, t, self.cluster[t], self.cluster[succ])
                     data_at[succ] = max(data_at[succ], now + delay)
                     waiting_for[succ] -= 1
                     if not waiting_for[succ]:

@@ -11,17 +11,18 @@ per flat task (the paper's execution times are in N*).
 """
 
 import random
-from math import ceil
+from math import ceil, isfinite
 
 from schedbench.model.workflow import WorkflowInstance
 
 
 def normal_error(instance: WorkflowInstance, percent: float, seed: int = 0) -> list[int]:
     """Eq. 1 with standard deviation ``percent``% of each true time, seeded."""
-    if percent < 0:
-        raise ValueError(f"the normal error's N must be >= 0, got {percent}")
+    if not isfinite(percent) or percent < 0:
+        raise ValueError(f"the normal error's N must be a finite number >= 0, got {percent}")
     rng = random.Random(f"estimates:{seed}")
-    return [max(1, ceil(rng.normalvariate(t.exec, t.exec * percent / 100))) for t in instance.tasks]
+    return _checked(instance, [max(1, ceil(rng.normalvariate(t.exec, t.exec * percent / 100)))
+                               for t in instance.tasks])
 
 
 def log_rounding(instance: WorkflowInstance, base: int) -> list[int]:
@@ -36,4 +37,17 @@ def log_rounding(instance: WorkflowInstance, base: int) -> list[int]:
         while power < task.exec:
             power *= base
         out.append(power)
-    return out
+    return _checked(instance, out)
+
+
+#: Largest estimated work of one job: the simulator ranks by 64-bit integers.
+MAX_ESTIMATED_JOB = 1 << 62
+
+
+def _checked(instance: WorkflowInstance, estimates: list[int]) -> list[int]:
+    """Refuse estimates whose sum over a job (a bound on any upward rank)
+    would pass 64-bit integers, rather than let a rank wrap around."""
+    for k in range(len(instance.jobs)):
+        if sum(estimates[t] for t in instance.task_slice(k)) >= MAX_ESTIMATED_JOB:
+            raise ValueError(f"the estimates of job {k} add up past 2^62")
+    return estimates

@@ -65,6 +65,7 @@ from pathlib import Path
 
 from schedbench.errors import InstanceError
 from schedbench.instances.swf import read_swf, trace_credits
+from schedbench.model.fields import is_int
 from schedbench.model.workflow import Cluster, Task, WorkflowInstance, WorkflowJob
 
 PAPER_CORES = 400
@@ -79,7 +80,7 @@ def paper_platform() -> tuple[tuple[Cluster, ...], tuple]:
 
 
 def _check_int(value, name: str, low: int = 1, high: int | None = None) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < low or (high is not None and value > high):
+    if not is_int(value) or value < low or (high is not None and value > high):
         bound = f"in [{low}, {high}]" if high is not None else f">= {low}"
         raise ValueError(f"{name} must be an integer {bound}, got {value!r}")
     return value
@@ -90,13 +91,13 @@ def _check_range(value, name: str, low: int = 1) -> tuple[int, int]:
         a, b = value
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be an integer range (a, b), got {value!r}") from None
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in (a, b)) or not low <= a <= b:
+    if not (is_int(a) and is_int(b)) or not low <= a <= b:
         raise ValueError(f"{name} must be an integer range (a, b) with {low} <= a <= b, got {value!r}")
     return a, b
 
 
 def _check_seed(seed) -> int:
-    if not isinstance(seed, int) or isinstance(seed, bool):
+    if not is_int(seed):
         raise ValueError(f"seed must be an integer, got {seed!r}")
     return seed
 
@@ -128,8 +129,8 @@ def _draw_kind(rng: random.Random, clusters: tuple[Cluster, ...], total: int) ->
 
 
 def _layered_job(rng: random.Random, decades: int, max_tasks: int, max_cores_exponent: int,
-                 clusters: tuple[Cluster, ...], total: int) -> tuple[tuple[Task, ...], int]:
-    """One synthetic job's tasks in the module docstring's draw order, and its size class."""
+                 clusters: tuple[Cluster, ...], total: int) -> tuple[Task, ...]:
+    """One synthetic job's tasks, in the module docstring's draw order."""
     d = rng.randrange(decades)
     n = rng.randint(1, max_tasks)
     levels = rng.randint(1, n)
@@ -151,7 +152,7 @@ def _layered_job(rng: random.Random, decades: int, max_tasks: int, max_cores_exp
         for p in previous:
             if p == first or rng.randrange(4) == 0:
                 succ[p].append(i)  # i grows, so every succ list is increasing
-    return tuple(Task(e, c, k, tuple(s)) for (e, c, k), s in zip(drawn, succ)), d
+    return tuple(Task(e, c, k, tuple(s)) for (e, c, k), s in zip(drawn, succ))
 
 
 def synthetic_workload(seed: int, jobs: int = 1000, load: Fraction = Fraction(6, 5), users: int = 12,
@@ -182,7 +183,7 @@ def synthetic_workload(seed: int, jobs: int = 1000, load: Fraction = Fraction(6,
     rng = random.Random(seed)
     drawn = []
     for _ in range(jobs):
-        tasks, _d = _layered_job(rng, decades, max_tasks, max_cores_exponent, clusters, total)
+        tasks = _layered_job(rng, decades, max_tasks, max_cores_exponent, clusters, total)
         drawn.append((tasks, f"u{rng.randrange(users)}"))
     work = sum(t.exec * t.cores for tasks, _ in drawn for t in tasks)
     window = ceil(Fraction(work) / (load * total))
@@ -308,23 +309,29 @@ def workflows_from_swf(path, max_jobs: int | None = None, chains: bool = False,
 
 
 def starvation_stream(length: int, lone: str = "long", short: int = 6, long: int = 60, gap: int = 5) -> WorkflowInstance:
-    """§3's starvation scenario as a construction: one core; job 0, the lone
-    job, arrives at 0; a stream of one-task jobs of the other kind arrives
-    every ``gap`` time units during [0, ``length``), a sustained overload
-    (short / gap = 120% with the defaults, as §4.1; for a stream of long
-    jobs, ``long`` every ``long * gap / short``, the same load). ``lone``:
-    "long" (a job of ``long`` among short ones: SRTF starves it) or "short"
-    (a job of ``short`` among long ones: LRTF does)."""
+    """§3's starvation scenario as a construction: job 0, the lone job, in a
+    stream of one-task jobs arriving during [0, ``length``), a sustained
+    overload of 120% with the defaults (as §4.1). ``lone``:
+    - "long": one core, a job of ``long`` among jobs of ``short`` every
+      ``gap`` (SRTF starves it);
+    - "short": one core, a job of ``short`` among jobs of ``long`` every
+      ``long * gap / short`` (LRTF starves it);
+    - "wide": two cores, a 2-core job of ``short`` arriving at 1 among pairs
+      of 1-core jobs of ``short`` every ``gap`` (a scheduler that lets
+      narrower tasks pass the head of its queue starves it)."""
     _check_int(length, "length")
-    if lone not in ("long", "short"):
-        raise ValueError(f"lone must be 'long' or 'short', got {lone!r}")
-    alone, stream = (long, short) if lone == "long" else (short, long)
-    every = stream * gap // short
+    if lone not in ("long", "short", "wide"):
+        raise ValueError(f"lone must be 'long', 'short' or 'wide', got {lone!r}")
 
-    def job(exec_time: int, arrival: int) -> WorkflowJob:
-        return WorkflowJob(arrival, (Task(exec_time, 1, "K", ()),))
+    def job(exec_time: int, arrival: int, cores: int = 1) -> WorkflowJob:
+        return WorkflowJob(arrival, (Task(exec_time, cores, "K", ()),))
 
-    jobs = (job(alone, 0),) + tuple(job(stream, a) for a in range(0, length, every))
+    if lone == "wide":
+        cores, jobs = 2, (job(short, 1, 2),) + tuple(job(short, a) for a in range(0, length, gap) for _ in range(2))
+    else:
+        alone, stream = (long, short) if lone == "long" else (short, long)
+        every = stream * gap // short
+        cores, jobs = 1, (job(alone, 0),) + tuple(job(stream, a) for a in range(0, length, every))
     meta = {"construction": "starvation-stream", "lone": lone, "length": length, "short": short, "long": long,
             "gap": gap}
-    return WorkflowInstance((Cluster(1, "K"),), jobs, f"starvation-stream-{lone}-{length}", meta)
+    return WorkflowInstance((Cluster(cores, "K"),), jobs, f"starvation-stream-{lone}-{length}", meta)

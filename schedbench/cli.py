@@ -77,8 +77,8 @@ def solve(file, objective, solver, time_limit, formulation, as_json) -> None:
 @click.option("--estimate", default=None, metavar="normal:N|log:M",
               help="workflow: inaccurate estimates (§2.2), normal error of N percent or log rounding to base M.")
 @click.option("--ccr", default=None, help="workflow: network delays (§2.4) with this CCR in (0, 1], e.g. 0.2 or 1/5.")
-@click.option("--network-exponent", type=int, default=-1, show_default=True,
-              help="workflow: p of the network speed levels^p (Eq. 3); with --ccr.")
+@click.option("--network-exponent", type=int, default=None,
+              help="workflow: p of the network speed levels^p (Eq. 3), with --ccr; default -1.")
 @click.option("--json", "as_json", is_flag=True, help="Print the schedule and its metrics as JSON.")
 def heuristic(name, file, inner, time_limit, seed, estimate, ccr, network_exponent, as_json) -> None:
     """Run heuristic NAME on FILE and print the schedule with its exact metrics.
@@ -383,12 +383,15 @@ def ratios(count, seed, time_limit) -> None:
     click.echo(ratio_table(count, seed, time_limit))
 
 
-def _workflow_options(instance, seed: int, estimate: str | None, ccr: str | None, exponent: int) -> dict:
+def _workflow_options(instance, seed: int, estimate: str | None, ccr: str | None, exponent: int | None) -> dict:
     """The simulation options of a workflow heuristic; refused for other families."""
     if instance.family != "workflow":
-        if estimate or ccr:
-            raise UserInputError("--estimate" if estimate else "--ccr", "only workflow heuristics take it")
+        if estimate or ccr or exponent is not None:
+            raise UserInputError("--estimate" if estimate else "--ccr" if ccr else "--network-exponent",
+                                 "only workflow heuristics take it")
         return {}
+    if exponent is not None and ccr is None:
+        raise UserInputError("--network-exponent", "sets the network's speed, so it needs --ccr")
     from fractions import Fraction
 
     from schedbench.heuristics.workflow_estimates import log_rounding, normal_error
@@ -397,9 +400,13 @@ def _workflow_options(instance, seed: int, estimate: str | None, ccr: str | None
     options: dict = {"seed": seed}
     if ccr is not None:
         try:
-            options["network"] = Network(Fraction(ccr), exponent)
+            ratio = Fraction(ccr)
         except (ValueError, ZeroDivisionError):
             raise UserInputError("--ccr", f"must be a number in (0, 1] such as 0.2 or 1/5, got {ccr!r}") from None
+        try:
+            options["network"] = Network(ratio, -1 if exponent is None else exponent)
+        except ValueError as exc:
+            raise UserInputError("--network-exponent" if "exponent" in str(exc) else "--ccr", str(exc)) from None
     if estimate is not None:
         model, _, value = estimate.partition(":")
         try:
@@ -409,9 +416,9 @@ def _workflow_options(instance, seed: int, estimate: str | None, ccr: str | None
                 options["estimates"] = log_rounding(instance, int(value))
             else:
                 raise ValueError(model)
-        except ValueError:
-            raise UserInputError("--estimate", f"must be normal:N (percent >= 0) or log:M (integer >= 1), "
-                                               f"got {estimate!r}") from None
+        except (ValueError, OverflowError) as exc:
+            raise UserInputError("--estimate", f"must be normal:N (percent >= 0) or log:M (integer >= 1) with "
+                                               f"estimates within 2^62 per job, got {estimate!r} ({exc})") from None
     return options
 
 

@@ -93,19 +93,20 @@ def _twins(a, b) -> bool:
 
 
 def incumbent(instance: WorkflowInstance) -> tuple[Fraction, str, WorkflowSchedule]:
-    """The best online heuristic by exact max-SLR (ties: the first name in
-    order), with its value and name: the search's upper bound and first
-    schedule. A heuristic's invalid schedule is a bug, never skipped."""
+    """The best online heuristic by exact max-SLR (ties: the first in the
+    registry's order), with its value and name: the search's upper bound and
+    first schedule. A heuristic's invalid schedule is a bug, never skipped."""
     from schedbench.heuristics.workflow import HEURISTICS
 
     scored = []
-    for name, run in HEURISTICS.items():
+    for order, (name, run) in enumerate(HEURISTICS.items()):
         schedule = run(instance)
         violations = validate(instance, schedule)
         if violations:
             raise AssertionError(f"{name} produced an invalid schedule: {violations[0]}")
-        scored.append((max_slr(instance, schedule), name, schedule))
-    return min(scored, key=lambda entry: (entry[0], entry[1]))
+        scored.append((max_slr(instance, schedule), order, name, schedule))
+    value, _, name, schedule = min(scored, key=lambda entry: entry[:2])
+    return value, name, schedule
 
 
 def _deadlines(instance: WorkflowInstance, limits: list[int]) -> list[int]:

@@ -39,6 +39,12 @@ def test_round_trip_and_metrics():
     assert gini([Fraction(2)] * 3) == 0
 
 
+def _deep(tree, levels: int):
+    for _ in range(levels):
+        tree = [tree]
+    return tree
+
+
 @pytest.mark.parametrize("change,field", [
     (lambda d: d["jobs"][0]["tasks"][3].update(succ=[0]), "jobs[0].tasks"),          # a cycle
     (lambda d: d["jobs"][0]["tasks"][0].update(succ=[1, 9]), "jobs[0].tasks[0].succ[1]"),
@@ -46,12 +52,17 @@ def test_round_trip_and_metrics():
     (lambda d: d["jobs"][0]["tasks"][1].update(cores=2), "jobs[0].tasks[1].cores"),
     (lambda d: d["jobs"][0]["tasks"][0].update(exec=0), "jobs[0].tasks[0].exec"),
     (lambda d: d["clusters"][0].update(kind=""), "clusters[0].kind"),
+    (lambda d: d["jobs"][0]["tasks"][0].update(exec=2**41), "jobs[0].tasks[0].exec"),  # past 2^40
+    (lambda d: d["jobs"][1].update(arrival=10**19), "jobs[1].arrival"),
+    (lambda d: d.update(meta=[1, 2]), "meta"),
+    (lambda d: d.update(network=_deep([0, 1], 70)), "network" + "[0]" * 65),
     (lambda d: d.update(network=[[0], [0]]), "network[1][0]"),             # a cluster twice
     (lambda d: d.update(network=[[0], []]), "network[1]"),                 # an empty router
     (lambda d: d.update(network=[0]), "network"),                          # cluster 1 missing
     (lambda d: d.update(network=[0, 5]), "network[1]"),
     (lambda d: d.update(shares={"a": {"share": 0}}), "shares.a.share"),
     (lambda d: d.update(shares={"a": {"share": 1, "parent": "b"}}), "shares.a.parent"),
+    (lambda d: d.update(shares={"a": {"share": 1, "parent": [1]}}), "shares.a.parent"),
     (lambda d: d.update(shares={"a": {"share": 1, "parent": "b"}, "b": {"share": 1, "parent": "a"}}),
      "shares.a.parent"),                                                   # a cycle
     (lambda d: d.update(shares={"a": {"share": 1}}), "jobs[0].user"),      # shares but no user

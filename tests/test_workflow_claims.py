@@ -7,7 +7,7 @@ from fractions import Fraction
 from schedbench.claims import run_ledger
 from schedbench.claims import workflow as claims
 from schedbench.claims.workflow import CLAIMS, WorkflowCase, smaller_instances
-from schedbench.instances.workflow import small_workload, starvation_stream
+from schedbench.instances.workflow import small_workload, starvation_stream, synthetic_workload
 from schedbench.model import instance_to_json, load_instance, parse_instance
 from schedbench.model.workflow import to_json
 
@@ -27,9 +27,10 @@ def tallies_by_key(tallies):
 
 
 def test_ledger_holds_on_the_landed_code():
-    items = [starvation_stream(600, lone="long"), starvation_stream(600, lone="short")]
-    items += [small_workload(seed) for seed in range(20)]
+    items = [starvation_stream(600, lone=lone) for lone in ("long", "short", "wide")]
+    items += [small_workload(seed) for seed in range(20)] + [synthetic_workload(5, jobs=300)]
     tally = tallies_by_key(run_ledger(CLAIMS, items, WorkflowCase, smaller_instances, to_json))
+    assert tally["workflow.pslr.starvation"].tried == 3 and tally["workflow.pslr.transient"].tried == 1
     for key in ("workflow.pslr.starvation", "workflow.srtf.starvation", "workflow.lrtf.starvation",
                 *(f"workflow.opt.{p}" for p in ("random", "fifo-task", "srtf", "pslr"))):
         assert tally[key].tried and tally[key].violations == 0, key

@@ -5,12 +5,14 @@ max-SLR optima.
   policy can never beat it (a check of the simulator and the solver), and
   the ratios policy / OPT are the ledger's distribution.
 - §3, starvation: P-SLR is starvation-free, SRTF and LRTF are not. On the
-  ``starvation-stream`` construction (a lone long or short job in a
-  sustained overload stream of the other kind) the lone job must not wait
-  as long as the overload lasts under P-SLR; SRTF (lone long job) and LRTF
+  ``starvation-stream`` construction (a lone long, short or wide job in a
+  sustained overload stream of other jobs) the lone job must not wait as
+  long as the overload lasts under P-SLR; SRTF (lone long job) and LRTF
   (lone short job) make it wait at least that long.
-- §3 / §4.1, transient overload: every job finishes under every policy (the
-  worst wait is in the numbers).
+- §3 / §4.1, transient overload: every job finishes under every policy
+  (the simulation checks it), and, this project's reading of
+  "starvation-free" on a finite overload, P-SLR's worst task wait stays
+  below SRTF's and LRTF's, the policies the paper says can starve.
 - §3, classes on the SLR distribution of a 120% transient overload:
   FIFO and LRTF Class 1 (long jobs favoured), SRTF Class 2, P-SLR Class 3
   (``metrics.workflow.slr_class``: Spearman rho of SLR against CP).
@@ -84,12 +86,11 @@ def starved(policy: str) -> Callable[[WorkflowCase], Check]:
     return check
 
 
-def every_job_finishes(policy: str) -> Callable[[WorkflowCase], Check]:
-    def check(case: WorkflowCase) -> Check:
-        schedule = case.schedules[policy]
-        return Check(None not in schedule.start, None,
-                     {"worst wait": max(waiting_times(case.instance, schedule), default=0)})
-    return check
+def waits_less_than_the_starving_policies(case: WorkflowCase) -> Check:
+    worst = {policy: max(waiting_times(case.instance, case.schedules[policy]))
+             for policy in ("pslr", "srtf", "lrtf")}
+    bound = min(worst["srtf"], worst["lrtf"])
+    return Check(worst["pslr"] < bound, Fraction(worst["pslr"], max(bound, 1)), worst)
 
 
 def in_class(policy: str, expected: int) -> Callable[[WorkflowCase], Check]:
@@ -103,6 +104,7 @@ def stream(lone: str) -> Callable[[WorkflowInstance], bool]:
     return lambda inst: inst.meta.get("construction") == "starvation-stream" and inst.meta.get("lone") == lone
 
 
+LONE = ("long", "short", "wide")
 small = generated_by("workflow-small")
 transient = generated_by("workflow-synthetic")
 PAPER_CLASSES = {"fifo-task": 1, "fifo-job": 1, "lrtf": 1, "srtf": 2, "pslr": 3}
@@ -110,15 +112,15 @@ PAPER_CLASSES = {"fifo-task": 1, "fifo-job": 1, "lrtf": 1, "srtf": 2, "pslr": 3}
 CLAIMS = [
     *(Claim(f"workflow.opt.{policy}", f"{policy} max-SLR >= OPT (column: worst {policy} / OPT)", small,
             against_optimum(policy)) for policy in POLICIES),
-    Claim("workflow.pslr.starvation", "§3: P-SLR starvation-free: a lone long or short job in an overload "
-          "stream waits less than the stream lasts", lambda inst: stream("long")(inst) or stream("short")(inst),
+    Claim("workflow.pslr.starvation", "§3: P-SLR starvation-free: a lone long, short or wide job in an "
+          "overload stream waits less than the stream lasts", lambda inst: any(stream(lone)(inst) for lone in LONE),
           not_starved("pslr")),
     Claim("workflow.srtf.starvation", "§3: SRTF starves a lone long job for as long as the overload lasts",
           stream("long"), starved("srtf")),
     Claim("workflow.lrtf.starvation", "§3: LRTF starves a lone short job for as long as the overload lasts",
           stream("short"), starved("lrtf")),
-    *(Claim(f"workflow.transient.{policy}", f"§3: 120% transient overload, every job finishes under {policy} "
-            "(yes/no)", transient, every_job_finishes(policy)) for policy in POLICIES),
+    Claim("workflow.pslr.transient", "§3 as read here: 120% transient overload, P-SLR's worst task wait < SRTF's "
+          "and LRTF's (column: P-SLR / the smaller)", transient, waits_less_than_the_starving_policies),
     *(Claim(f"workflow.class.{policy}", f"§3: {policy} is Class {expected} on a 120% transient overload (yes/no)",
             transient, in_class(policy, expected)) for policy, expected in PAPER_CLASSES.items()),
 ]

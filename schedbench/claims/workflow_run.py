@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from schedbench.claims import Tally, run_ledger, table
-from schedbench.claims.workflow import CLAIMS, WorkflowCase, smaller_instances
+from schedbench.claims.workflow import CLAIMS, LONE, WorkflowCase, smaller_instances
 from schedbench.instances.workflow import small_workload, starvation_stream, synthetic_workload
 from schedbench.model.workflow import to_json
 
@@ -17,11 +17,11 @@ TRANSIENT_WORKLOADS, TRANSIENT_JOBS = 4, 1000
 
 
 def instances(count: int, seed: int) -> Iterator:
-    """The starvation streams (a lone long and a lone short job, overloads of
+    """The starvation streams (a lone long, short and wide job, overloads of
     300 to 2400 time units), 4 synthetic 120% transient overloads of 1,000
     jobs on the paper's platform, then ``count`` small random workflows
     (``small_workload``'s defaults) for the exact optima."""
-    for lone in ("long", "short"):
+    for lone in LONE:
         for length in STREAM_LENGTHS:
             yield starvation_stream(length, lone=lone)
     for index in range(TRANSIENT_WORKLOADS):

@@ -63,8 +63,8 @@ def network_critical_paths(instance, schedule: Schedule) -> list[int]:
         for i in reversed(list(nx.topological_sort(job.graph))):
             task, tail = job.tasks[i], 0
             for s in task.succ:
-                levels = instance.levels_to_common(schedule.machine[first + i], schedule.machine[first + s])
-                tail = max(tail, longest[s] + (0 if network is None else network.delay(task.exec, levels)))
+                delay = instance.data_delay(network, first + i, schedule.machine[first + i], schedule.machine[first + s])
+                tail = max(tail, longest[s] + delay)
             longest[i] = task.exec + tail
         out.append(max(longest))
     return out
@@ -81,8 +81,7 @@ def waiting_times(instance, schedule: Schedule) -> list[int]:
         for i, task in enumerate(job.tasks):
             t = first + i
             for s in task.succ:
-                levels = instance.levels_to_common(schedule.machine[t], schedule.machine[first + s])
-                delay = 0 if network is None else network.delay(task.exec, levels)
+                delay = instance.data_delay(network, t, schedule.machine[t], schedule.machine[first + s])
                 ready[first + s] = max(ready[first + s], schedule.start[t] + tasks[t].exec + delay)
     return [start - r for start, r in zip(schedule.start, ready)]
 

@@ -92,7 +92,7 @@ def parse(obj: dict) -> CampaignInstance:
             think = fields.nonnegative(raw_camp.get("think_time", 0), f"{cw}.think_time")
             camps.append(Campaign(lengths, think))
         users.append(User(tuple(camps), release))
-    return CampaignInstance(machines, tuple(users), str(obj.get("name", "")), dict(obj.get("meta", {}) or {}))
+    return CampaignInstance(machines, tuple(users), str(obj.get("name", "")), fields.meta(obj))
 
 
 def to_json(instance: CampaignInstance) -> dict[str, Any]:

@@ -97,7 +97,7 @@ def parse(obj: dict) -> DsspInstance:
             at = f"{where}.stages[{g}]"
             stages.append(tuple(fields.length(p, f"{at}[{i}]") for i, p in enumerate(fields.json_list(stage, at))))
         jobs.append(Job(reward, tuple(stages)))
-    return DsspInstance(processors, deadline, tuple(jobs), str(obj.get("name", "")), dict(obj.get("meta", {}) or {}))
+    return DsspInstance(processors, deadline, tuple(jobs), str(obj.get("name", "")), fields.meta(obj))
 
 
 def to_json(instance: DsspInstance) -> dict[str, Any]:

@@ -65,3 +65,11 @@ def document_header(family: str, name: str, meta: dict) -> dict:
     if meta:
         out["meta"] = meta
     return out
+
+
+def meta(obj: dict) -> dict:
+    """The optional ``meta`` object (SPEC.md: anything, but an object); absent or null is empty."""
+    value = obj.get("meta")
+    if value is None:
+        return {}
+    return dict(json_object(value, "meta"))

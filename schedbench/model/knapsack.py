@@ -55,7 +55,7 @@ def parse(obj: dict) -> KnapsackInstance:
     capacity = fields.nonnegative(fields.required(obj, "capacity", ""), "capacity")
     raw = fields.json_list(fields.required(obj, "items", ""), "items", non_empty=False)
     return KnapsackInstance(capacity, tuple(_item(item, f"items[{i}]") for i, item in enumerate(raw)),
-                            str(obj.get("name", "")), dict(obj.get("meta", {}) or {}))
+                            str(obj.get("name", "")), fields.meta(obj))
 
 
 def _item(obj: Any, where: str) -> Item:

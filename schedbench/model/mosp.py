@@ -103,7 +103,7 @@ def parse(obj: dict) -> MospInstance:
         raise InstanceError("selfish", f"must be true or false, got {selfish!r}")
     return MospInstance(tuple(organizations), _choice(obj, "local_objective", LOCAL_OBJECTIVES),
                         _choice(obj, "local_reference", LOCAL_REFERENCES, "optimal"), selfish,
-                        str(obj.get("name", "")), dict(obj.get("meta", {}) or {}))
+                        str(obj.get("name", "")), fields.meta(obj))
 
 
 def to_json(instance: MospInstance) -> dict[str, Any]:

@@ -38,7 +38,7 @@ def parse(obj: dict) -> ThreePartitionInstance:
     bound = fields.length(fields.required(obj, "bound", ""), "bound")
     raw = fields.json_list(fields.required(obj, "items", ""), "items")
     items = tuple(fields.length(a, f"items[{i}]") for i, a in enumerate(raw))
-    return checked(ThreePartitionInstance(bound, items, str(obj.get("name", "")), dict(obj.get("meta", {}) or {})))
+    return checked(ThreePartitionInstance(bound, items, str(obj.get("name", "")), fields.meta(obj)))
 
 
 def checked(instance: ThreePartitionInstance) -> ThreePartitionInstance:

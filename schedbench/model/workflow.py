@@ -35,6 +35,13 @@ from schedbench.schedule import Schedule
 
 FAMILY = "workflow"
 OBJECTIVES = ("max-slr",)
+#: Largest exec, arrival or core count accepted: sums of a million of them stay
+#: exact in the solvers' and simulator's 64-bit integers.
+MAX_VALUE = 1 << 40
+#: Deepest router tree accepted (a deeper one is surely a malformed file).
+MAX_DEPTH = 64
+#: Largest |p| of the network speed levels^p.
+MAX_EXPONENT = 8
 
 
 @dataclass(frozen=True)
@@ -81,6 +88,8 @@ class Network:
     def __post_init__(self) -> None:
         if not 0 < self.ccr <= 1:
             raise ValueError(f"CCR must be in (0, 1], got {self.ccr}")
+        if abs(self.exponent) > MAX_EXPONENT:
+            raise ValueError(f"the network exponent must be in [-{MAX_EXPONENT}, {MAX_EXPONENT}], got {self.exponent}")
 
     def delay(self, exec_time: int, levels: int) -> int:
         """Time for a task of ``exec_time`` to send its data ``levels`` up (0: same cluster)."""
@@ -150,6 +159,11 @@ class WorkflowInstance:
         common = next((i for i, (x, y) in enumerate(zip(pa, pb)) if x != y), min(len(pa), len(pb)))
         return max(len(pa), len(pb)) - common
 
+    def data_delay(self, network: "Network | None", t: int, source: int, target: int) -> int:
+        """How long task t's data takes from cluster ``source`` to a successor
+        on cluster ``target`` (0 without a network or on the same cluster)."""
+        return 0 if network is None else network.delay(self.tasks[t].exec, self.levels_to_common(source, target))
+
     @cached_property
     def share_paths(self) -> tuple[tuple[Any, ...], ...]:
         """Per job, its Fair Share nodes from the top group down to its user.
@@ -171,9 +185,16 @@ class WorkflowInstance:
         return {name: share for name, share, _ in self.shares}
 
 
-def _kind(value: Any, where: str) -> str:
+def _name(value: Any, where: str) -> str:
+    """A kind, user or share-tree node: a non-empty string."""
     if not isinstance(value, str) or not value:
         raise InstanceError(where, f"must be a non-empty string, got {value!r}")
+    return value
+
+
+def _bounded(value: int, where: str) -> int:
+    if value > MAX_VALUE:
+        raise InstanceError(where, f"must be <= 2^40 = {MAX_VALUE}, got {value}")
     return value
 
 
@@ -182,8 +203,9 @@ def parse(obj: dict) -> WorkflowInstance:
     for c, raw in enumerate(fields.json_list(fields.required(obj, "clusters", ""), "clusters")):
         where = f"clusters[{c}]"
         fields.json_object(raw, where)
-        clusters.append(Cluster(fields.count(fields.required(raw, "cores", where), f"{where}.cores"),
-                                _kind(fields.required(raw, "kind", where), f"{where}.kind")))
+        clusters.append(Cluster(_bounded(fields.count(fields.required(raw, "cores", where), f"{where}.cores"),
+                                         f"{where}.cores"),
+                                _name(fields.required(raw, "kind", where), f"{where}.kind")))
     widest: dict[str, int] = {}
     for cluster in clusters:
         widest[cluster.kind] = max(widest.get(cluster.kind, 0), cluster.cores)
@@ -192,11 +214,12 @@ def parse(obj: dict) -> WorkflowInstance:
     for k, raw in enumerate(fields.json_list(fields.required(obj, "jobs", ""), "jobs", non_empty=False)):
         where = f"jobs[{k}]"
         fields.json_object(raw, where)
-        arrival = fields.nonnegative(fields.required(raw, "arrival", where), f"{where}.arrival")
+        arrival = _bounded(fields.nonnegative(fields.required(raw, "arrival", where), f"{where}.arrival"),
+                           f"{where}.arrival")
         entries = fields.json_list(fields.required(raw, "tasks", where), f"{where}.tasks")
         user = raw.get("user")
         if user is not None:
-            _kind(user, f"{where}.user")
+            _name(user, f"{where}.user")
             if shares and user not in {name for name, _, _ in shares}:
                 raise InstanceError(f"{where}.user", f"{user!r} is not a node of shares")
         elif shares:
@@ -207,15 +230,15 @@ def parse(obj: dict) -> WorkflowInstance:
             cycle = [u for u, _ in nx.find_cycle(jobs[-1].graph)]
             raise InstanceError(f"{where}.tasks", f"the succ lists form a cycle through tasks {cycle}")
     network = _network(obj["network"], len(clusters)) if obj.get("network") is not None else ()
-    return WorkflowInstance(tuple(clusters), tuple(jobs), str(obj.get("name", "")), dict(obj.get("meta", {}) or {}),
+    return WorkflowInstance(tuple(clusters), tuple(jobs), str(obj.get("name", "")), fields.meta(obj),
                             network, shares)
 
 
 def _task(raw: Any, where: str, count: int, widest: dict[str, int]) -> Task:
     fields.json_object(raw, where)
-    exec_time = fields.length(fields.required(raw, "exec", where), f"{where}.exec")
-    cores = fields.count(fields.required(raw, "cores", where), f"{where}.cores")
-    kind = _kind(fields.required(raw, "kind", where), f"{where}.kind")
+    exec_time = _bounded(fields.length(fields.required(raw, "exec", where), f"{where}.exec"), f"{where}.exec")
+    cores = _bounded(fields.count(fields.required(raw, "cores", where), f"{where}.cores"), f"{where}.cores")
+    kind = _name(fields.required(raw, "kind", where), f"{where}.kind")
     if kind not in widest:
         raise InstanceError(f"{where}.kind", f"no cluster offers kind {kind!r} (kinds: {', '.join(sorted(widest))})")
     if cores > widest[kind]:
@@ -232,7 +255,9 @@ def _network(raw: Any, clusters: int) -> tuple:
     """The router tree: every cluster index exactly once as a leaf, no empty router."""
     seen: set[int] = set()
 
-    def node(value: Any, where: str):
+    def node(value: Any, where: str, depth: int = 0):
+        if depth > MAX_DEPTH:
+            raise InstanceError(where, f"the router tree is deeper than {MAX_DEPTH} levels")
         if fields.is_int(value):
             if not 0 <= value < clusters:
                 raise InstanceError(where, f"must be a cluster index in 0..{clusters - 1}, got {value}")
@@ -241,7 +266,7 @@ def _network(raw: Any, clusters: int) -> tuple:
             seen.add(value)
             return value
         children = fields.json_list(value, where)
-        return tuple(node(child, f"{where}[{i}]") for i, child in enumerate(children))
+        return tuple(node(child, f"{where}[{i}]", depth + 1) for i, child in enumerate(children))
 
     tree = node(fields.json_list(raw, "network"), "network")
     if len(seen) != clusters:
@@ -261,6 +286,8 @@ def _shares(raw: Any) -> tuple[tuple[str, int, str | None], ...]:
         fields.json_object(entry, where)
         share = fields.count(fields.required(entry, "share", where), f"{where}.share")
         parent = entry.get("parent")
+        if parent is not None:
+            _name(parent, f"{where}.parent")
         if parent is not None and parent not in raw:
             raise InstanceError(f"{where}.parent", f"{parent!r} is not a node of shares")
         nodes.append((name, share, parent))
@@ -332,6 +359,7 @@ def _network_of_schedule(raw: Any) -> Network:
     if not (isinstance(ccr, list) and len(ccr) == 2 and all(map(fields.is_int, ccr)) and ccr[1] > 0
             and 0 < Fraction(*ccr) <= 1):
         raise ScheduleFormatError("network.ccr", f"must be [numerator, denominator] in (0, 1], got {ccr!r}")
-    if not fields.is_int(exponent):
-        raise ScheduleFormatError("network.exponent", f"must be an integer, got {exponent!r}")
+    if not fields.is_int(exponent) or abs(exponent) > MAX_EXPONENT:
+        raise ScheduleFormatError("network.exponent", f"must be an integer in [-{MAX_EXPONENT}, {MAX_EXPONENT}], "
+                                                      f"got {exponent!r}")
     return Network(Fraction(*ccr), exponent)

@@ -46,12 +46,11 @@ def check(instance, schedule: Schedule) -> list[Violation]:
                                          f"starts at {schedule.start[first + succ]} before its predecessor "
                                          f"{_name(instance, t)} ends at {end}"))
                 elif network is not None:
-                    levels = instance.levels_to_common(schedule.machine[t], schedule.machine[first + succ])
-                    ready = end + network.delay(task.exec, levels)
+                    ready = end + instance.data_delay(network, t, schedule.machine[t], schedule.machine[first + succ])
                     if schedule.start[first + succ] < ready:
                         out.append(Violation("network-delay", _name(instance, first + succ),
                                              f"starts at {schedule.start[first + succ]} before the data of "
-                                             f"{_name(instance, t)} arrives at {ready} ({levels} levels up)"))
+                                             f"{_name(instance, t)} arrives at {ready}"))
     return out + _capacity(instance, schedule)
 
 
