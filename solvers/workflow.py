@@ -20,7 +20,7 @@ from math import floor
 import networkx as nx
 
 from schedbench.metrics.workflow import critical_path, max_slr, upward_ranks
-from schedbench.model.workflow import WorkflowInstance, WorkflowSchedule
+from schedbench.model.workflow import WorkflowInstance, WorkflowJob, WorkflowSchedule
 from schedbench.result import OPTIMAL, Result
 from schedbench.solvers.ratio import minimize_max_ratio
 from schedbench.validator import validate
@@ -29,7 +29,7 @@ from schedbench.validator import validate
 LOWER_BOUND = Fraction(1)
 
 
-def heads(job) -> list[int]:
+def heads(job: WorkflowJob) -> list[int]:
     """Per task, the longest exec path ending just before it (predecessors
     only): no schedule starts it earlier than its job's arrival plus this."""
     head = [0] * len(job.tasks)

@@ -4,7 +4,7 @@ policy's max-SLR set against the exact optimum; violations of small
 instances shrunk and saved."""
 
 import statistics
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from schedbench.claims import Tally, run_ledger, table
@@ -31,7 +31,7 @@ def instances(count: int, seed: int) -> Iterator:
 
 
 def run(items: Iterable, solver: str = "cpsat", time_limit: float = 20.0, out_dir: Path | None = None,
-        progress=None) -> list[Tally]:
+        progress: Callable[[], object] | None = None) -> list[Tally]:
     return run_ledger(CLAIMS, items, lambda inst: WorkflowCase(inst, solver, time_limit), smaller_instances,
                       to_json, out_dir, progress)
 

@@ -16,10 +16,11 @@ from fractions import Fraction
 
 import networkx as nx
 
+from schedbench.model.workflow import WorkflowInstance, WorkflowJob
 from schedbench.schedule import Schedule
 
 
-def upward_ranks(job, times: Sequence[int] | None = None) -> list[int]:
+def upward_ranks(job: WorkflowJob, times: Sequence[int] | None = None) -> list[int]:
     """Per task, its time plus the largest upward rank among its successors
     (§2.1, T_R). ``times``: per task of the job, estimates to use instead of
     ``exec`` (the policies order by estimated ranks, §2.2)."""
@@ -30,20 +31,20 @@ def upward_ranks(job, times: Sequence[int] | None = None) -> list[int]:
     return rank
 
 
-def critical_path(job) -> int:
+def critical_path(job: WorkflowJob) -> int:
     return max(upward_ranks(job), default=0)
 
 
-def finish_times(instance, schedule: Schedule) -> list[int]:
+def finish_times(instance: WorkflowInstance, schedule: Schedule) -> list[int]:
     tasks = instance.tasks
     return [max(schedule.start[t] + tasks[t].exec for t in instance.task_slice(k)) for k in range(len(instance.jobs))]
 
 
-def response_times(instance, schedule: Schedule) -> list[int]:
+def response_times(instance: WorkflowInstance, schedule: Schedule) -> list[int]:
     return [finish - job.arrival for job, finish in zip(instance.jobs, finish_times(instance, schedule))]
 
 
-def slrs(instance, schedule: Schedule, with_network: bool = False) -> list[Fraction]:
+def slrs(instance: WorkflowInstance, schedule: Schedule, with_network: bool = False) -> list[Fraction]:
     """SPEC's SLRs; ``with_network``: over critical paths that include the
     delays of the network the schedule declares (the P-SLR paper's reading
     in §5.2, "network costs will increase the length of the critical path")."""
@@ -52,7 +53,7 @@ def slrs(instance, schedule: Schedule, with_network: bool = False) -> list[Fract
     return [Fraction(response, path) for path, response in zip(paths, response_times(instance, schedule))]
 
 
-def network_critical_paths(instance, schedule: Schedule) -> list[int]:
+def network_critical_paths(instance: WorkflowInstance, schedule: Schedule) -> list[int]:
     """Per job, the longest path of exec times plus, on each edge between
     two clusters, the delay of ``schedule.network`` (none without one)."""
     network = getattr(schedule, "network", None)
@@ -70,7 +71,7 @@ def network_critical_paths(instance, schedule: Schedule) -> list[int]:
     return out
 
 
-def waiting_times(instance, schedule: Schedule) -> list[int]:
+def waiting_times(instance: WorkflowInstance, schedule: Schedule) -> list[int]:
     """Per task, start minus ready time, with the network delays the schedule
     declares (``schedule.network``), recomputed from the schedule alone."""
     network = getattr(schedule, "network", None)
@@ -86,7 +87,7 @@ def waiting_times(instance, schedule: Schedule) -> list[int]:
     return [start - r for start, r in zip(schedule.start, ready)]
 
 
-def max_slr(instance, schedule: Schedule) -> Fraction:
+def max_slr(instance: WorkflowInstance, schedule: Schedule) -> Fraction:
     return max(slrs(instance, schedule), default=Fraction(0))
 
 
@@ -107,7 +108,7 @@ CLASS_THRESHOLD = 0.1
 CLASS_MIN_JOBS = 10
 
 
-def slr_class(instance, schedule: Schedule) -> tuple[float | None, int | None]:
+def slr_class(instance: WorkflowInstance, schedule: Schedule) -> tuple[float | None, int | None]:
     """(Spearman rho of SLR against CP over the jobs, §3 class). Class 1
     (long jobs favoured: SLR falls as CP grows) when rho <= -0.1 and is
     significant at 5%, Class 2 (short jobs favoured) when rho >= 0.1 and

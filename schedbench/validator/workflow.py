@@ -7,16 +7,17 @@ objective: a schedule that declares the network it was made under must also
 start each task no earlier than a predecessor on another cluster ends plus
 that predecessor's delay (§2.4), recomputed here from the instance's tree."""
 
+from schedbench.model.workflow import WorkflowInstance
 from schedbench.schedule import Schedule
 from schedbench.validator import Violation
 
 
-def _name(instance, t: int) -> str:
+def _name(instance: WorkflowInstance, t: int) -> str:
     k = instance.job_of_task[t]
     return f"jobs[{k}].tasks[{t - instance.task_slice(k).start}]"
 
 
-def check(instance, schedule: Schedule) -> list[Violation]:
+def check(instance: WorkflowInstance, schedule: Schedule) -> list[Violation]:
     tasks = instance.tasks
     if len(schedule) != len(tasks):
         return [Violation("shape", "schedule", f"{len(schedule)} tasks scheduled, instance has {len(tasks)}")]
@@ -54,7 +55,7 @@ def check(instance, schedule: Schedule) -> list[Violation]:
     return out + _capacity(instance, schedule)
 
 
-def _capacity(instance, schedule: Schedule) -> list[Violation]:
+def _capacity(instance: WorkflowInstance, schedule: Schedule) -> list[Violation]:
     """Sweep each cluster's start and end events; ends before starts at the same instant."""
     events: dict[int, list[tuple[int, int, int]]] = {}
     for t, task in enumerate(instance.tasks):
