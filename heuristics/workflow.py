@@ -91,9 +91,9 @@ class _Tasks:
             job_ranks = upward_ranks(job, times)
             ranks += job_ranks
             critical += [max(job_ranks)] * len(job.tasks)
-        arrival_order = sorted(range(len(instance.jobs)), key=lambda k: (instance.jobs[k].arrival, k))
+        self.arrival_order = sorted(range(len(instance.jobs)), key=lambda k: (instance.jobs[k].arrival, k))
         job_rank = [0] * len(instance.jobs)
-        for position, k in enumerate(arrival_order):
+        for position, k in enumerate(self.arrival_order):
             job_rank[k] = position
         self.cores = np.array([t.cores for t in instance.tasks], dtype=np.int64)
         self.rank = np.array(ranks, dtype=np.int64)            # estimated upward rank T_R
@@ -245,7 +245,7 @@ class _Simulation:
                 for s in task.succ:
                     waiting_for[offsets[k] + s] += 1
         data_at = [0] * len(tasks)                          # when the last input arrives
-        arrivals = sorted(range(len(inst.jobs)), key=lambda k: (inst.jobs[k].arrival, k))
+        arrivals = self.data.arrival_order
         next_job = 0
         running: list[tuple[int, int]] = []                 # (end, task)
         delayed: list[tuple[int, int]] = []                 # (data arrival, task)

@@ -22,6 +22,7 @@ import heapq
 import random
 from fractions import Fraction
 
+from schedbench.instances.parameters import integer_range
 from schedbench.model.dssp import DsspInstance, Job, critical_path
 
 REWARDS = ("size", "unit")
@@ -33,13 +34,6 @@ MAX_CONSECUTIVE_DISCARDS = 10_000
 def _reward(stages: tuple[tuple[int, ...], ...], reward: str) -> int:
     """``size``: R_j = T_1(j), the paper's default (§4.1); ``unit``: R_j = 1."""
     return sum(sum(stage) for stage in stages) if reward == "size" else 1
-
-
-def _check_range(value, name: str, low: int = 1) -> tuple[int, int]:
-    a, b = value
-    if not (isinstance(a, int) and isinstance(b, int)) or not low <= a <= b:
-        raise ValueError(f"{name} must be an integer range (a, b) with {low} <= a <= b, got {value!r}")
-    return a, b
 
 
 def _check_reward(reward: str) -> None:
@@ -111,7 +105,7 @@ def standard_workload(seed: int, processors: int = 100, deadline: int = 4680, st
     paper's choice) or ``unit`` R_j = 1. meta records the parameters, the
     number of discarded jobs, the demand and T_inf^max."""
     _check_reward(reward)
-    stages, tasks, length = _check_range(stages, "stages"), _check_range(tasks, "tasks"), _check_range(length, "length")
+    stages, tasks, length = integer_range(stages, "stages"), integer_range(tasks, "tasks"), integer_range(length, "length")
     rng = random.Random(seed)
     jobs, discarded = _fill(rng, processors, deadline, stages, tasks, length, demand_factor)
     meta = {"generator": "dssp-standard", "seed": seed, "processors": processors, "deadline": deadline,
@@ -173,7 +167,7 @@ def fixed_stages(seed: int, stages: int, processors: int = 100, deadline: int = 
     _check_reward(reward)
     if not isinstance(stages, int) or not 1 <= stages <= base_stages:
         raise ValueError(f"stages must be an integer in [1, {base_stages}], got {stages!r}")
-    tasks, length = _check_range(tasks, "tasks"), _check_range(length, "length")
+    tasks, length = integer_range(tasks, "tasks"), integer_range(length, "length")
     rng = random.Random(seed)
     base, discarded = _fill(rng, processors, deadline, (base_stages, base_stages), tasks, length, demand_factor)
     jobs = _reassign(base, stages, rng)
@@ -269,9 +263,9 @@ def small_workload(seed: int, processors=(2, 4), deadline=(5, 9), load=(100, 200
     jobs, D <= 9 and at most 8 x 3 x 3 = 72 tasks (over seeds 0-1999:
     11 tasks typically, 29 at most, and every load >= 100%)."""
     _check_reward(reward)
-    processors, deadline = _check_range(processors, "processors"), _check_range(deadline, "deadline")
-    load, jobs = _check_range(load, "load"), _check_range(jobs, "jobs")
-    stages, tasks, length = _check_range(stages, "stages"), _check_range(tasks, "tasks"), _check_range(length, "length")
+    processors, deadline = integer_range(processors, "processors"), integer_range(deadline, "deadline")
+    load, jobs = integer_range(load, "load"), integer_range(jobs, "jobs")
+    stages, tasks, length = integer_range(stages, "stages"), integer_range(tasks, "tasks"), integer_range(length, "length")
     rng = random.Random(seed)
     p, d, percent = rng.randint(*processors), rng.randint(*deadline), rng.randint(*load)
     drawn, discarded = _fill(rng, p, d, stages, tasks, length, Fraction(percent, 100), *jobs)

@@ -65,6 +65,7 @@ from pathlib import Path
 
 from schedbench.errors import InstanceError
 from schedbench.instances.swf import read_swf, trace_credits
+from schedbench.instances.parameters import integer_range
 from schedbench.model.fields import is_int
 from schedbench.model.workflow import Cluster, Task, WorkflowInstance, WorkflowJob
 
@@ -84,16 +85,6 @@ def _check_int(value, name: str, low: int = 1, high: int | None = None) -> int:
         bound = f"in [{low}, {high}]" if high is not None else f">= {low}"
         raise ValueError(f"{name} must be an integer {bound}, got {value!r}")
     return value
-
-
-def _check_range(value, name: str, low: int = 1) -> tuple[int, int]:
-    try:
-        a, b = value
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be an integer range (a, b), got {value!r}") from None
-    if not (is_int(a) and is_int(b)) or not low <= a <= b:
-        raise ValueError(f"{name} must be an integer range (a, b) with {low} <= a <= b, got {value!r}")
-    return a, b
 
 
 def _check_seed(seed) -> int:
@@ -211,9 +202,9 @@ def small_workload(seed: int, jobs=(2, 4), tasks=(1, 4), exec_range=(1, 6), clus
     U[1, widest cluster of that kind] and exec U[exec_range], then for each
     pair i < j (i, then j, increasing) an edge i -> j with probability 1/3.
     No users, flat network."""
-    jobs, tasks = _check_range(jobs, "jobs"), _check_range(tasks, "tasks")
-    exec_range, clusters = _check_range(exec_range, "exec_range"), _check_range(clusters, "clusters")
-    cores, arrival = _check_range(cores, "cores"), _check_range(arrival, "arrival", low=0)
+    jobs, tasks = integer_range(jobs, "jobs"), integer_range(tasks, "tasks")
+    exec_range, clusters = integer_range(exec_range, "exec_range"), integer_range(clusters, "clusters")
+    cores, arrival = integer_range(cores, "cores"), integer_range(arrival, "arrival", low=0)
     _check_seed(seed)
     rng = random.Random(seed)
     kinds = rng.randint(1, 2) if clusters[1] >= 2 else 1

@@ -404,9 +404,14 @@ def _workflow_options(instance, seed: int, estimate: str | None, ccr: str | None
         except (ValueError, ZeroDivisionError):
             raise UserInputError("--ccr", f"must be a number in (0, 1] such as 0.2 or 1/5, got {ccr!r}") from None
         try:
-            options["network"] = Network(ratio, -1 if exponent is None else exponent)
+            options["network"] = Network(ratio)
         except ValueError as exc:
-            raise UserInputError("--network-exponent" if "exponent" in str(exc) else "--ccr", str(exc)) from None
+            raise UserInputError("--ccr", str(exc)) from None
+        if exponent is not None:
+            try:
+                options["network"] = Network(ratio, exponent)
+            except ValueError as exc:
+                raise UserInputError("--network-exponent", str(exc)) from None
     if estimate is not None:
         model, _, value = estimate.partition(":")
         try:

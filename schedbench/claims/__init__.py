@@ -41,17 +41,19 @@ class Tally:
     tried: int = 0
     skipped: int = 0
     violations: int = 0
-    worst: Fraction | None = None
     counterexamples: list[str] = field(default_factory=list)
     ratios: list[Fraction] = field(default_factory=list)  # every ratio seen, for distributions
+
+    @property
+    def worst(self) -> Fraction | None:
+        """The largest observed / bound: how close the claim came to breaking."""
+        return max(self.ratios, default=None)
 
     def add(self, check: Check) -> None:
         self.tried += 1
         self.violations += not check.holds
         if check.ratio is not None:
             self.ratios.append(check.ratio)
-            if self.worst is None or check.ratio > self.worst:
-                self.worst = check.ratio
 
 
 def generated_by(name: str) -> Callable[[object], bool]:

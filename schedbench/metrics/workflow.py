@@ -118,7 +118,7 @@ def slr_class(instance: WorkflowInstance, schedule: Schedule) -> tuple[float | N
     from scipy.stats import spearmanr
 
     lengths = [critical_path(job) for job in instance.jobs]
-    ratios = [float(x) for x in slrs(instance, schedule)]
+    ratios = [response / length for response, length in zip(response_times(instance, schedule), lengths)]
     if len(lengths) < CLASS_MIN_JOBS or len(set(lengths)) == 1:
         return None, None
     if len(set(ratios)) == 1:

@@ -20,6 +20,7 @@ A schedule made by a simulation with network delays carries them
 check the delays it promised.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
@@ -192,7 +193,9 @@ def _name(value: Any, where: str) -> str:
     return value
 
 
-def _bounded(value: int, where: str) -> int:
+def _bounded(read: Callable[[Any, str], int], value: Any, where: str) -> int:
+    """``read(value, where)`` (a ``fields`` reader), at most ``MAX_VALUE``."""
+    value = read(value, where)
     if value > MAX_VALUE:
         raise InstanceError(where, f"must be <= 2^40 = {MAX_VALUE}, got {value}")
     return value
@@ -203,24 +206,23 @@ def parse(obj: dict) -> WorkflowInstance:
     for c, raw in enumerate(fields.json_list(fields.required(obj, "clusters", ""), "clusters")):
         where = f"clusters[{c}]"
         fields.json_object(raw, where)
-        clusters.append(Cluster(_bounded(fields.count(fields.required(raw, "cores", where), f"{where}.cores"),
-                                         f"{where}.cores"),
+        clusters.append(Cluster(_bounded(fields.count, fields.required(raw, "cores", where), f"{where}.cores"),
                                 _name(fields.required(raw, "kind", where), f"{where}.kind")))
     widest: dict[str, int] = {}
     for cluster in clusters:
         widest[cluster.kind] = max(widest.get(cluster.kind, 0), cluster.cores)
     shares = _shares(obj.get("shares"))
+    share_names = {name for name, _, _ in shares}
     jobs = []
     for k, raw in enumerate(fields.json_list(fields.required(obj, "jobs", ""), "jobs", non_empty=False)):
         where = f"jobs[{k}]"
         fields.json_object(raw, where)
-        arrival = _bounded(fields.nonnegative(fields.required(raw, "arrival", where), f"{where}.arrival"),
-                           f"{where}.arrival")
+        arrival = _bounded(fields.nonnegative, fields.required(raw, "arrival", where), f"{where}.arrival")
         entries = fields.json_list(fields.required(raw, "tasks", where), f"{where}.tasks")
         user = raw.get("user")
         if user is not None:
             _name(user, f"{where}.user")
-            if shares and user not in {name for name, _, _ in shares}:
+            if shares and user not in share_names:
                 raise InstanceError(f"{where}.user", f"{user!r} is not a node of shares")
         elif shares:
             raise InstanceError(f"{where}.user", "is missing (with shares, every job names its user)")
@@ -236,8 +238,8 @@ def parse(obj: dict) -> WorkflowInstance:
 
 def _task(raw: Any, where: str, count: int, widest: dict[str, int]) -> Task:
     fields.json_object(raw, where)
-    exec_time = _bounded(fields.length(fields.required(raw, "exec", where), f"{where}.exec"), f"{where}.exec")
-    cores = _bounded(fields.count(fields.required(raw, "cores", where), f"{where}.cores"), f"{where}.cores")
+    exec_time = _bounded(fields.length, fields.required(raw, "exec", where), f"{where}.exec")
+    cores = _bounded(fields.count, fields.required(raw, "cores", where), f"{where}.cores")
     kind = _name(fields.required(raw, "kind", where), f"{where}.kind")
     if kind not in widest:
         raise InstanceError(f"{where}.kind", f"no cluster offers kind {kind!r} (kinds: {', '.join(sorted(widest))})")
@@ -286,9 +288,7 @@ def _shares(raw: Any) -> tuple[tuple[str, int, str | None], ...]:
         fields.json_object(entry, where)
         share = fields.count(fields.required(entry, "share", where), f"{where}.share")
         parent = entry.get("parent")
-        if parent is not None:
-            _name(parent, f"{where}.parent")
-        if parent is not None and parent not in raw:
+        if parent is not None and _name(parent, f"{where}.parent") not in raw:
             raise InstanceError(f"{where}.parent", f"{parent!r} is not a node of shares")
         nodes.append((name, share, parent))
     parent_of = {name: parent for name, _, parent in nodes}
