@@ -196,8 +196,8 @@ def validate(file, schedule, as_json) -> None:
 @click.option("--chains", is_flag=True, help="workflow-swf: chain each user's session of jobs into one workflow.")
 @click.option("--length", type=click.IntRange(min=1), default=600, show_default=True,
               help="starvation-stream: how long the overload stream lasts.")
-@click.option("--lone", type=click.Choice(["long", "short"]), default="long", show_default=True,
-              help="starvation-stream: the lone job among a stream of the other kind.")
+@click.option("--lone", type=click.Choice(["long", "short", "wide"]), default="long", show_default=True,
+              help="starvation-stream: the lone job (long, short, or wide: 2 cores) in a stream of other jobs.")
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
 def generate(generator, seed, users, n_jobs, machines, campaigns, long_, trace, gap, max_jobs, organizations,
              local_objective, selfish, triples, bound, source, reward, stages, max_critical_path, scale, load,

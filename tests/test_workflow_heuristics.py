@@ -219,6 +219,8 @@ def test_heuristic_command_with_network_and_estimates(tmp_path):
     out = run_cli("heuristic", "lpt", write_json(tmp_path, "p.json", {"family": "pcmax", "format_version": 1,
                                                                        "machines": 2, "jobs": [1]}), "--ccr", "1/2")
     assert out.returncode == 2 and "--ccr" in out.stderr
+    out = run_cli("generate", "starvation-stream", "--lone", "wide", "--length", "20")
+    assert out.returncode == 0 and parse_instance(json.loads(out.stdout)).clusters[0].cores == 2
     schedule_json = schedule_to_json(inst, simulate(inst, "srtf"))
     assert "network" not in schedule_json
 
