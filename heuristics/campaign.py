@@ -1,13 +1,18 @@
 """Offline campaign heuristics: camp(A) and MULTICAMP (FAIRCAMP paper §IV-V),
-and the registry of every campaign heuristic.
+and the registry of every campaign heuristic (``HEURISTICS``).
 
 Both build, for one user, the campaign-compact chain: campaign ``i`` is placed
 by the inner rule ``A`` on all machines at its submission ``t_i`` and campaign
 ``i+1`` is submitted at ``C_i + think_time``.
 """
 
+from collections.abc import Callable
+
 from schedbench.errors import UserInputError
-from schedbench.heuristics.pcmax import Rule, rule
+from schedbench.heuristics.faircamp import faircamp, faircamp_nondelay
+from schedbench.heuristics.fcfs import fcfs
+from schedbench.heuristics.ostrich import ostrich
+from schedbench.heuristics.pcmax import RULES, Rule, rule
 from schedbench.schedule import Schedule
 
 
@@ -55,10 +60,19 @@ def multicamp(instance, inner: str = "lpt") -> Schedule:
     return Schedule.of(machine, start)
 
 
-def registry() -> dict:
-    from schedbench.heuristics.faircamp import faircamp, faircamp_nondelay
-    from schedbench.heuristics.fcfs import fcfs
-    from schedbench.heuristics.ostrich import ostrich
+HEURISTICS: dict[str, Callable[..., Schedule]] = {
+    "fcfs": fcfs, "faircamp": faircamp, "faircamp_nondelay": faircamp_nondelay, "ostrich": ostrich,
+    "multicamp": multicamp, "camp": camp}
 
-    return {"fcfs": fcfs, "faircamp": faircamp, "faircamp_nondelay": faircamp_nondelay, "ostrich": ostrich,
-            "multicamp": multicamp, "camp": camp}
+
+def options(instance, raw: dict) -> dict:
+    """``inner``: the inner algorithm A (list, lpt, spt, mlpt; OStrich orders
+    jobs by lpt, spt or list and refuses the others when it runs)."""
+    out = {}
+    for name, value in raw.items():
+        if name != "inner":
+            raise UserInputError(f"options.{name}", "unknown campaign heuristic option (known: inner)")
+        if value not in RULES:
+            raise UserInputError("options.inner", f"must be one of {', '.join(RULES)}, got {value!r}")
+        out["inner"] = value
+    return out

@@ -20,10 +20,13 @@ highest reward first (the ordinal priority of a priority scheduler).
 import random
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
+from functools import partial
 from heapq import heapify, heappop, heappush
 from math import floor
 
+from schedbench.errors import UserInputError
 from schedbench.heuristics.knapsack import dp_by_profits, dp_by_profits_many, ortools_knapsack
+from schedbench.instances.parameters import exact, integer
 from schedbench.metrics.dssp import theorem1_parameter, tuned_parameter
 from schedbench.schedule import Schedule
 
@@ -126,10 +129,32 @@ def priority_scheduler(instance) -> Schedule:
     return dispatch(instance, range(len(instance.jobs)), "priority")
 
 
+def lcpf_r0(instance) -> Schedule:
+    """LCPF selecting with Theorem 1's r_0."""
+    return two_phase(instance, "lcpf", theorem1_parameter(instance))
+
+
+#: lcpf, stcpu and random take the options ``r`` and ``seed`` of ``two_phase``.
 HEURISTICS: dict[str, Callable] = {
-    "lcpf": lambda inst: two_phase(inst, "lcpf"),
-    "stcpu": lambda inst: two_phase(inst, "stcpu"),
-    "random": lambda inst: two_phase(inst, "random"),
-    "lcpf-r0": lambda inst: two_phase(inst, "lcpf", theorem1_parameter(inst)),
+    "lcpf": partial(two_phase, policy="lcpf"),
+    "stcpu": partial(two_phase, policy="stcpu"),
+    "random": partial(two_phase, policy="random"),
+    "lcpf-r0": lcpf_r0,
     "priority": priority_scheduler,
 }
+
+
+def options(instance, raw: dict) -> dict:
+    """``r``: the selection parameter (a number or a fraction such as "43/50",
+    exact, >= 0); ``seed``: RANDOM's seed (an integer)."""
+    out: dict = {}
+    for name, value in raw.items():
+        if name == "r":
+            out["r"] = exact(value, "options.r")
+            if out["r"] < 0:
+                raise UserInputError("options.r", f"must be >= 0, got {out['r']}")
+        elif name == "seed":
+            out["seed"] = integer(value, "options.seed")
+        else:
+            raise UserInputError(f"options.{name}", "unknown dssp heuristic option (known: r, seed)")
+    return out

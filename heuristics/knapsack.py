@@ -5,6 +5,8 @@ profit whose total weight is at most the capacity.
 Both take plain sequences of non-negative integers and return the selected
 item indexes in increasing order. Neither ever takes an item of profit 0
 (it earns nothing); an item of weight 0 and profit > 0 is in every optimum.
+``HEURISTICS`` runs them on knapsack instances (so their "heuristic" values
+are optima, a check of the exact solvers).
 """
 
 from collections.abc import Sequence
@@ -67,3 +69,16 @@ def ortools_knapsack(weights: Sequence[int], profits: Sequence[int], capacity: i
     solver.init(list(profits), [list(weights)], [capacity])
     solver.solve()
     return tuple(i for i, profit in enumerate(profits) if profit > 0 and solver.best_solution_contains(i))
+
+
+def dp_selection(instance) -> tuple[int, ...]:
+    """``dp_by_profits`` on a knapsack instance."""
+    return dp_by_profits(instance.weights, instance.profits, instance.capacity)
+
+
+def ortools_selection(instance) -> tuple[int, ...]:
+    """``ortools_knapsack`` on a knapsack instance."""
+    return ortools_knapsack(instance.weights, instance.profits, instance.capacity)
+
+
+HEURISTICS = {"dp": dp_selection, "ortools": ortools_selection}

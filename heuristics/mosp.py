@@ -15,14 +15,17 @@ The second phase never delays a job against that local schedule:
   least work from others so far (ties: lowest index).
 
 ``local_rule(name, instance)`` names each heuristic's local order, so its
-schedule can be checked against its own local schedule.
+schedule can be checked against its own local schedule (``violations``).
 """
 
 from collections import deque
 from collections.abc import Callable
 from heapq import heapify, heappop, heappush
 
+from schedbench.metrics.mosp import local_values
 from schedbench.schedule import Schedule
+from schedbench.validator import Violation, validate
+from schedbench.validator.mosp import check
 
 ORDERS: dict[str, Callable] = {
     "lpt": lambda jobs, lengths: sorted(jobs, key=lambda j: (-lengths[j], j)),
@@ -147,3 +150,18 @@ def local_rule(name: str, instance) -> str:
     if name == "ilba":
         return "lpt" if instance.local_objective == "cmax" else "spt"
     return {"lpt-lpt": "lpt", "spt-lpt": "spt", "less-helped-first": "input"}[name]
+
+
+def own_references(instance, name: str) -> list[int]:
+    """Each organization's local value in heuristic ``name``'s own local phase."""
+    return local_values(instance, local_phase(instance, local_rule(name, instance)))
+
+
+def violations(instance, schedule: Schedule, objective: str | None, name: str) -> list[Violation]:
+    """Heuristic ``name``'s schedule checked as the heuristic promises: the
+    local constraints against its own local schedule (LPT/SPT/input order),
+    which may be weaker than SPEC's optimal ref_k; ``unconstrained-makespan``
+    has no local constraint at all."""
+    if objective == "unconstrained-makespan":
+        return validate(instance, schedule, objective)
+    return check(instance, schedule, references=own_references(instance, name))

@@ -40,6 +40,9 @@ from heapq import heappop, heappush
 
 import numpy as np
 
+from schedbench.errors import UserInputError
+from schedbench.heuristics.workflow_estimates import log_rounding, normal_error
+from schedbench.instances.parameters import exact, integer
 from schedbench.metrics.workflow import upward_ranks
 from schedbench.model.workflow import Network, WorkflowInstance, WorkflowSchedule
 
@@ -291,3 +294,52 @@ def simulate(instance: WorkflowInstance, policy: str, estimates: Sequence[int] |
 
 
 HEURISTICS: dict[str, Callable] = {policy: partial(simulate, policy=policy) for policy in POLICIES}
+
+OPTIONS = ("seed", "estimate", "ccr", "network_exponent")
+
+
+def options(instance: WorkflowInstance, raw: dict,
+            field: Callable[[str], str] = lambda name: f"options.{name}") -> dict:
+    """Simulation options as written in TOML or on the command line, as
+    keyword arguments of ``simulate``: ``seed`` (an integer, default 0),
+    ``estimate`` ("normal:N", a normal error of N percent, or "log:M",
+    rounding up to powers of M; §2.2), ``ccr`` (a network with this CCR in
+    (0, 1], e.g. 0.2 or "1/5"; §2.4) and ``network_exponent`` (p of Eq. 3,
+    with ccr; default -1). ``field`` names an option in error messages (the
+    command line: its flag)."""
+    for name in raw:
+        if name not in OPTIONS:
+            raise UserInputError(field(name), f"unknown workflow heuristic option (known: {', '.join(OPTIONS)})")
+    seed = integer(raw.get("seed", 0), field("seed"))
+    out: dict = {"seed": seed}
+    ccr, exponent, estimate = raw.get("ccr"), raw.get("network_exponent"), raw.get("estimate")
+    if exponent is not None and ccr is None:
+        raise UserInputError(field("network_exponent"), f"sets the network's speed, so it needs {field('ccr')}")
+    if ccr is not None:
+        ratio = exact(ccr, field("ccr"))
+        try:
+            out["network"] = Network(ratio)
+        except ValueError as exc:
+            raise UserInputError(field("ccr"), str(exc)) from None
+        if exponent is not None:
+            try:
+                out["network"] = Network(ratio, integer(exponent, field("network_exponent")))
+            except ValueError as exc:
+                raise UserInputError(field("network_exponent"), str(exc)) from None
+    if estimate is not None:
+        out["estimates"] = _estimates(instance, estimate, seed, field("estimate"))
+    return out
+
+
+def _estimates(instance: WorkflowInstance, estimate, seed: int, field: str) -> list[int]:
+    """The estimated times of "normal:N" or "log:M"."""
+    model, _, value = estimate.partition(":") if isinstance(estimate, str) else ("", "", "")
+    try:
+        if model == "normal":
+            return normal_error(instance, float(value), seed)
+        if model == "log":
+            return log_rounding(instance, int(value))
+        raise ValueError(model)
+    except (ValueError, OverflowError) as exc:
+        raise UserInputError(field, f"must be normal:N (percent >= 0) or log:M (integer >= 1) with "
+                                    f"estimates within 2^62 per job, got {estimate!r} ({exc})") from None

@@ -8,7 +8,10 @@ seed) triple always gives byte-identical JSON.
 
 import random
 from itertools import accumulate
+from typing import Annotated
 
+from schedbench.instances.parameters import Count, Natural, Range, Range0, generator
+from schedbench.instances.swf import campaigns_from_swf
 from schedbench.model.campaign import Campaign, CampaignInstance, User
 
 
@@ -74,10 +77,9 @@ def ostrich_paper(users: int, seed: int, n_jobs: int = 10_000, machines: int = 6
                      name=f"ostrich-k{users}-s{seed}", meta=meta)
 
 
-def random_small(seed: int, users: tuple[int, int] = (1, 3), campaigns: tuple[int, int] = (1, 3),
-                 jobs: tuple[int, int] = (1, 3), length: tuple[int, int] = (1, 6),
-                 machines: tuple[int, int] = (1, 3), release: tuple[int, int] = (0, 0),
-                 think: tuple[int, int] = (0, 0)) -> CampaignInstance:
+def random_small(seed: int, users: Range = (1, 3), campaigns: Range = (1, 3), jobs: Range = (1, 3),
+                 length: Range = (1, 6), machines: Range = (1, 3), release: Range0 = (0, 0),
+                 think: Range0 = (0, 0)) -> CampaignInstance:
     """Small random instances for exact comparison; every range is inclusive."""
     rng = random.Random(seed)
     m = rng.randint(*machines)
@@ -94,14 +96,14 @@ def random_small(seed: int, users: tuple[int, int] = (1, 3), campaigns: tuple[in
     return _instance(m, per_user, releases, name=f"small-s{seed}", meta=meta)
 
 
-def unit_campaigns(users: int, campaigns: int, machines: int) -> CampaignInstance:
+def unit_campaigns(users: Count = 5, campaigns: Count = 3, machines: Count = 2) -> CampaignInstance:
     """FAIRCAMP paper Prop. 4: k users, each with n campaigns of m unit jobs."""
     per_user = [[Campaign((1,) * machines) for _ in range(campaigns)] for _ in range(users)]
     return _instance(machines, per_user, name=f"prop4-k{users}-n{campaigns}-m{machines}",
                      meta={"construction": "unit_campaigns", "users": users, "campaigns": campaigns})
 
 
-def fcfs_trap(machines: int, campaigns: int, long: int) -> CampaignInstance:
+def fcfs_trap(machines: Count = 2, campaigns: Count = 3, long: Annotated[int, 2] = 5) -> CampaignInstance:
     """FAIRCAMP paper Prop. 6 (Fig. 3): two users with γ campaigns of m jobs;
     user 1's jobs have length p, user 2's length 1; both submit at time 0 and
     user 1 is served first (the paper's 'user 2 submits at ε ≈ 0')."""
@@ -109,3 +111,22 @@ def fcfs_trap(machines: int, campaigns: int, long: int) -> CampaignInstance:
                 [Campaign((1,) * machines) for _ in range(campaigns)]]
     return _instance(machines, per_user, name=f"prop6-m{machines}-g{campaigns}-p{long}",
                      meta={"construction": "fcfs_trap", "campaigns": campaigns, "long": long})
+
+
+def _faircamp(seed: int, users: Count = 5, jobs: Count = 10_000, machines: Count = 10,
+              max_length: Count = 100) -> CampaignInstance:
+    return faircamp_paper(users, seed, jobs, machines, max_length)
+
+
+def _ostrich(seed: int, users: Count = 5, jobs: Count = 10_000, machines: Count = 64,
+             short_users: Natural | None = None) -> CampaignInstance:
+    return ostrich_paper(users, seed, jobs, machines, short_users)
+
+
+def _swf(trace: str, gap: Natural = 1200, machines: Count | None = None,
+         max_jobs: Count | None = None) -> CampaignInstance:
+    return campaigns_from_swf(trace, gap=gap, machines=machines, max_jobs=max_jobs)
+
+
+GENERATORS = {"faircamp": generator(_faircamp), "ostrich": generator(_ostrich), "small": generator(random_small),
+              "unit-campaigns": generator(unit_campaigns), "fcfs-trap": generator(fcfs_trap), "swf": generator(_swf)}

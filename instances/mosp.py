@@ -8,10 +8,18 @@ parameters, seed) triple always gives byte-identical JSON.
 
 import random
 from pathlib import Path
+from typing import Annotated, Literal
 
+from schedbench.errors import UserInputError
 from schedbench.instances.campaign import zipf_weights
+from schedbench.instances.parameters import Count, Range, Range0, generator, ordered
+from schedbench.model import load_instance
 from schedbench.model.mosp import MospInstance, Organization
 from schedbench.model.three_partition import ThreePartitionInstance, checked
+
+LocalObjective = Literal["cmax", "sum_ci"]
+Organizations = Annotated[int, 2]  # N >= 2 for the papers' constructions
+Bound = Annotated[int, 12]  # the smallest B with integers strictly inside (B/4, B/2)
 
 
 def paper_workload(organizations: int, jobs: int, seed: int, low: int = 1, high: int = 1000,
@@ -62,8 +70,9 @@ def organizations_from_swf(path: str, organizations: int = 5, machines: int = 1,
                         selfish, f"mosp-swf-{Path(path).name.split('.swf')[0]}-N{organizations}", meta)
 
 
-def random_small(seed: int, organizations=(2, 3), machines=(1, 2), jobs=(0, 4), length=(1, 6),
-                 local_objective: str = "cmax", selfish: bool = False) -> MospInstance:
+def random_small(seed: int, organizations: Range = (2, 3), machines: Range = (1, 2), jobs: Range0 = (0, 4),
+                 length: Range = (1, 6), local_objective: LocalObjective = "cmax",
+                 selfish: bool = False) -> MospInstance:
     """Small instances for exact comparison (every range inclusive)."""
     rng = random.Random(seed)
     orgs = []
@@ -177,3 +186,55 @@ def proven_no_three_partition(q: int, bound: int, seed: int, solver: str = "cpsa
             meta = {**candidate.meta, "generator": "three-partition-no", "seed": seed, "draw": draw, "answer": "no"}
             return ThreePartitionInstance(bound, candidate.items, f"3p-no-q{q}-B{bound}-s{seed}", meta)
     raise ValueError(f"no proven no-instance among 1000 draws for q={q}, B={bound}")
+
+
+def _paper(seed: int, organizations: Count = 5, jobs: Count = 100, low: Count = 1, high: Count = 1000,
+           local_objective: LocalObjective = "cmax", selfish: bool = False) -> MospInstance:
+    ordered(low, high)
+    return paper_workload(organizations, jobs, seed, low, high, local_objective=local_objective, selfish=selfish)
+
+
+def _swf(trace: str, organizations: Count = 5, machines: Count = 1, max_jobs: Count | None = None,
+         local_objective: LocalObjective = "cmax", selfish: bool = False) -> MospInstance:
+    return organizations_from_swf(trace, organizations, machines, max_jobs, local_objective, selfish)
+
+
+def _figure1(organizations: Organizations = 5, local_objective: LocalObjective = "cmax",
+             selfish: bool = True) -> MospInstance:
+    return figure1(organizations, local_objective, selfish)
+
+
+def _figure2(organizations: Organizations = 5, selfish: bool = True) -> MospInstance:
+    return figure2(organizations, selfish)
+
+
+def _stretch_tight(organizations: Organizations = 5) -> MospInstance:
+    return stretch_tight(organizations)
+
+
+def _two_jobs(source: str) -> MospInstance:
+    """Theorem 2's reduction of the three_partition instance in file ``source``."""
+    three = load_instance(source)
+    if three.family != "three_partition":
+        raise UserInputError("params.source", f"{source} is a {three.family} instance, not three_partition")
+    return mosp_two_jobs(three)[0]
+
+
+def _planted(seed: int, triples: Count = 3, bound: Bound = 40) -> ThreePartitionInstance:
+    return planted_three_partition(triples, bound, seed)
+
+
+def _random(seed: int, triples: Count = 3, bound: Bound = 40) -> ThreePartitionInstance:
+    return random_three_partition(triples, bound, seed)
+
+
+def _proven_no(seed: int, triples: Annotated[int, 2] = 3, bound: Bound = 40,
+               time_limit: float = 60.0) -> ThreePartitionInstance:
+    return proven_no_three_partition(triples, bound, seed, time_limit=time_limit)
+
+
+GENERATORS = {"mosp-paper": generator(_paper), "mosp-small": generator(random_small), "mosp-swf": generator(_swf),
+              "mosp-figure1": generator(_figure1), "mosp-figure2": generator(_figure2),
+              "mosp-stretch-tight": generator(_stretch_tight), "mosp-two-jobs": generator(_two_jobs),
+              "three-partition": generator(_planted), "three-partition-random": generator(_random),
+              "three-partition-no": generator(_proven_no)}

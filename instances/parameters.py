@@ -1,10 +1,31 @@
 """Checks of generator parameters shared by the generators: a parameter a
 generator cannot honour is a ``ValueError`` (the command line reports it in
-one line, exit 2)."""
+one line, exit 2).
 
-from typing import Any
+``generator(function)`` makes a function callable with parameters as read
+from a TOML file (``schedbench.bench.families.generators``): each keyword
+is checked against the function's annotation (``Count``, ``Range``,
+``Fraction``, ``Literal[...]``, ...) and converted (an array becomes a
+tuple, "6/5" a Fraction), so a bad value is a ``UserInputError`` naming
+``params.NAME``, never a TypeError from deep inside.
+"""
 
+import functools
+import inspect
+import math
+import types
+import typing
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Annotated, Any, Literal, get_args, get_origin
+
+from schedbench.errors import UserInputError
 from schedbench.model.fields import is_int
+
+Count = Annotated[int, 1]                # an integer >= 1
+Natural = Annotated[int, 0]              # an integer >= 0
+Range = Annotated[tuple[int, int], 1]    # an inclusive integer range (a, b), 1 <= a <= b; TOML [a, b]
+Range0 = Annotated[tuple[int, int], 0]   # the same with 0 <= a
 
 
 def integer_range(value: Any, name: str, low: int = 1) -> tuple[int, int]:
@@ -16,3 +37,90 @@ def integer_range(value: Any, name: str, low: int = 1) -> tuple[int, int]:
     if not (is_int(a) and is_int(b)) or not low <= a <= b:
         raise ValueError(f"{name} must be an integer range (a, b) with {low} <= a <= b, got {value!r}")
     return a, b
+
+
+def ordered(low: int, high: int) -> None:
+    """Bounds of a uniform draw U[low, high]."""
+    if low > high:
+        raise ValueError(f"low must be at most high, got low = {low} > high = {high}")
+
+
+def integer(value: Any, field: str, low: int | None = None) -> int:
+    """An integer (not a bool, not a float) >= ``low``, else an error naming ``field``."""
+    if not is_int(value):
+        raise UserInputError(field, f"must be an integer, got {value!r}")
+    if low is not None and value < low:
+        raise UserInputError(field, f"must be an integer >= {low}, got {value}")
+    return value
+
+
+EXACT = "must be a rational number: an integer, a decimal such as 0.2 or a fraction such as \"1/5\""
+
+
+def exact(value: Any, field: str) -> Fraction:
+    """A rational number: an integer, a Fraction, a string such as "6/5" or
+    "0.86", or a float taken as the decimal it is written as (0.86 -> 43/50)."""
+    if isinstance(value, float) and math.isfinite(value):
+        value = repr(value)
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction, str)):
+        raise UserInputError(field, f"{EXACT}, got {value!r}")
+    try:
+        return Fraction(value)
+    except (ValueError, ZeroDivisionError):
+        raise UserInputError(field, f"{EXACT}, got {value!r}") from None
+
+
+def convert(value: Any, kind: Any, field: str) -> Any:
+    """``value`` checked against the annotation ``kind`` (and converted to it)."""
+    origin, args = get_origin(kind), get_args(kind)
+    if origin in (types.UnionType, typing.Union):  # X | None: TOML has no null, so X
+        return convert(value, next(a for a in args if a is not type(None)), field)
+    if origin is Annotated:
+        base, low = args
+        if base is int:
+            return integer(value, field, low)
+        try:
+            return integer_range(value, "", low)
+        except ValueError:
+            raise UserInputError(field, f"must be an integer range [a, b] with {low} <= a <= b, "
+                                        f"got {value!r}") from None
+    if origin is Literal:
+        if value not in args or isinstance(value, bool):
+            raise UserInputError(field, f"must be one of {', '.join(map(repr, args))}, got {value!r}")
+        return value
+    if kind is int:
+        return integer(value, field)
+    if kind is Fraction:
+        return exact(value, field)
+    if kind is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise UserInputError(field, f"must be a number, got {value!r}")
+        return float(value)
+    if kind in (bool, str):
+        if not isinstance(value, kind):
+            raise UserInputError(field, f"must be a {'boolean' if kind is bool else 'string'}, got {value!r}")
+        return value
+    raise TypeError(f"no conversion for the annotation {kind!r} of {field}")
+
+
+def generator(function: Callable) -> Callable:
+    """``function`` called with keyword parameters only, each checked and
+    converted by its annotation; unknown or missing names and values the
+    generator refuses (its ValueError) are ``UserInputError``s."""
+    signature = inspect.signature(function)
+    hints = typing.get_type_hints(function, include_extras=True)
+
+    @functools.wraps(function)
+    def call(**params: Any):
+        for name in params:
+            if name not in signature.parameters:
+                raise UserInputError(f"params.{name}", f"unknown parameter (known: {', '.join(signature.parameters)})")
+        for name, parameter in signature.parameters.items():
+            if parameter.default is parameter.empty and name not in params:
+                raise UserInputError(f"params.{name}", "is required")
+        converted = {name: convert(value, hints[name], f"params.{name}") for name, value in params.items()}
+        try:
+            return function(**converted)
+        except ValueError as exc:
+            raise UserInputError("params", str(exc)) from None
+    return call

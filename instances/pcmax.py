@@ -4,11 +4,13 @@ import random
 from pathlib import Path
 
 from schedbench.errors import InstanceError
+from schedbench.instances.parameters import Count, generator, ordered
 from schedbench.model.pcmax import PcmaxInstance
 
 
-def uniform(seed: int, jobs: int, machines: int, low: int = 1, high: int = 100) -> PcmaxInstance:
+def uniform(seed: int, jobs: Count = 20, machines: Count = 5, low: Count = 1, high: Count = 100) -> PcmaxInstance:
     """n lengths drawn from U[low, high] with ``random.Random(seed)``."""
+    ordered(low, high)
     rng = random.Random(seed)
     lengths = tuple(rng.randint(low, high) for _ in range(jobs))
     return PcmaxInstance(machines, lengths, f"uniform-n{jobs}-m{machines}-s{seed}",
@@ -29,3 +31,6 @@ def read_benchmark_file(path: str | Path) -> PcmaxInstance:
     if len(lengths) != n or any(p < 1 for p in lengths) or m < 1:
         raise InstanceError("jobs", f"{path}: expected {n} lengths >= 1 and M >= 1")
     return PcmaxInstance(m, lengths, Path(path).name, {"source": "lawrinenko"})
+
+
+GENERATORS = {"pcmax-uniform": generator(uniform)}

@@ -62,10 +62,11 @@ import random
 from fractions import Fraction
 from math import ceil
 from pathlib import Path
+from typing import Literal
 
 from schedbench.errors import InstanceError
 from schedbench.instances.swf import read_swf, trace_credits
-from schedbench.instances.parameters import integer_range
+from schedbench.instances.parameters import Count, Natural, Range, Range0, generator, integer_range
 from schedbench.model.fields import is_int
 from schedbench.model.workflow import Cluster, Task, WorkflowInstance, WorkflowJob
 
@@ -146,9 +147,9 @@ def _layered_job(rng: random.Random, decades: int, max_tasks: int, max_cores_exp
     return tuple(Task(e, c, k, tuple(s)) for (e, c, k), s in zip(drawn, succ))
 
 
-def synthetic_workload(seed: int, jobs: int = 1000, load: Fraction = Fraction(6, 5), users: int = 12,
-                       groups: int = 3, max_tasks: int = 20, decades: int = 5,
-                       max_cores_exponent: int = 5) -> WorkflowInstance:
+def synthetic_workload(seed: int, jobs: Count = 1000, load: Fraction = Fraction(6, 5), users: Count = 12,
+                       groups: Count = 3, max_tasks: Count = 20, decades: Count = 5,
+                       max_cores_exponent: Natural = 5) -> WorkflowInstance:
     """A transient overload on the paper's platform (see the module
     docstring for every distribution and why). Draw order: per job k in
     order, its size class d, task count n, level count, the levels of tasks
@@ -190,8 +191,8 @@ def synthetic_workload(seed: int, jobs: int = 1000, load: Fraction = Fraction(6,
     return WorkflowInstance(clusters, built, f"workflow-synthetic-s{seed}", meta, network, shares)
 
 
-def small_workload(seed: int, jobs=(2, 4), tasks=(1, 4), exec_range=(1, 6), clusters=(1, 3), cores=(1, 4),
-                   arrival=(0, 5)) -> WorkflowInstance:
+def small_workload(seed: int, jobs: Range = (2, 4), tasks: Range = (1, 4), exec_range: Range = (1, 6),
+                   clusters: Range = (1, 3), cores: Range = (1, 4), arrival: Range0 = (0, 5)) -> WorkflowInstance:
     """Small instances for exact solving, every range inclusive. Draw order:
     the number of kinds U[1, 2] (not drawn, 1, when clusters allow only one
     cluster); the number of clusters U[max(clusters[0], kinds), clusters[1]];
@@ -299,7 +300,8 @@ def workflows_from_swf(path, max_jobs: int | None = None, chains: bool = False,
                             meta)
 
 
-def starvation_stream(length: int, lone: str = "long", short: int = 6, long: int = 60, gap: int = 5) -> WorkflowInstance:
+def starvation_stream(length: Count = 600, lone: Literal["long", "short", "wide"] = "long", short: Count = 6,
+                      long: Count = 60, gap: Count = 5) -> WorkflowInstance:
     """§3's starvation scenario as a construction: job 0, the lone job, in a
     stream of one-task jobs arriving during [0, ``length``), a sustained
     overload of 120% with the defaults (as §4.1). ``lone``:
@@ -326,3 +328,11 @@ def starvation_stream(length: int, lone: str = "long", short: int = 6, long: int
     meta = {"construction": "starvation-stream", "lone": lone, "length": length, "short": short, "long": long,
             "gap": gap}
     return WorkflowInstance((Cluster(cores, "K"),), jobs, f"starvation-stream-{lone}-{length}", meta)
+
+
+def _swf(trace: str, max_jobs: Count | None = None, chains: bool = False, gap: Natural = 1200) -> WorkflowInstance:
+    return workflows_from_swf(trace, max_jobs, chains, gap)
+
+
+GENERATORS = {"workflow-synthetic": generator(synthetic_workload), "workflow-small": generator(small_workload),
+              "workflow-swf": generator(_swf), "starvation-stream": generator(starvation_stream)}

@@ -23,8 +23,11 @@ def _emit(obj) -> None:
 def cli() -> None:
     """Exact optima, heuristics and claim checks for multi-user scheduling.
 
-    Instances are JSON files in the formats of SPEC.md (families pcmax and
-    campaign). Every schedule printed passes the independent validator.
+    Instances are JSON files in the formats of SPEC.md (pcmax, campaign,
+    mosp, three_partition, dssp, knapsack, workflow). Every schedule printed
+    passes the independent validator. Experiments (run, merge, export,
+    table, plot, report) and certified ground truth (certify, regress)
+    work on a results store.
     """
 
 
@@ -94,6 +97,7 @@ def heuristic(name, file, inner, time_limit, seed, estimate, ccr, network_expone
     workflow: random, fifo-task, fifo-job, fair-share, srtf, lrtf, pslr
     (online list scheduling on the instance's clusters, §4.2), with exact
     SLRs, their Gini coefficient, the worst wait and the §3 class.
+    knapsack: dp, ortools (the exact selectors of the DSSP selection phase).
     """
     from schedbench.heuristics import registry
     from schedbench.model import load_instance, schedule_to_json
@@ -368,63 +372,22 @@ def bounds(family, count, seed, solver, time_limit, out) -> None:
             click.echo(f"{t.claim.key}: counterexample {path}")
 
 
-@cli.command()
-@click.option("--instances", "count", type=click.IntRange(min=1), default=200, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--time-limit", type=float, default=20.0, show_default=True)
-def ratios(count, seed, time_limit) -> None:
-    """The quick benchmark: heuristic / exact optimum on small campaign instances.
-
-    For each objective, mean and worst ratio of every campaign heuristic to
-    the CP-SAT optimum, and how many optima were proven.
-    """
-    from schedbench.bench.ratios import ratio_table
-
-    click.echo(ratio_table(count, seed, time_limit))
-
-
 def _workflow_options(instance, seed: int, estimate: str | None, ccr: str | None, exponent: int | None) -> dict:
     """The simulation options of a workflow heuristic; refused for other families."""
+    given = {name: value for name, value in (("estimate", estimate), ("ccr", ccr), ("network_exponent", exponent))
+             if value is not None}
     if instance.family != "workflow":
-        if estimate or ccr or exponent is not None:
-            raise UserInputError("--estimate" if estimate else "--ccr" if ccr else "--network-exponent",
-                                 "only workflow heuristics take it")
+        if given:
+            raise UserInputError(_flag(next(iter(given))), "only workflow heuristics take it")
         return {}
-    if exponent is not None and ccr is None:
-        raise UserInputError("--network-exponent", "sets the network's speed, so it needs --ccr")
-    from fractions import Fraction
+    from schedbench.heuristics.workflow import options
 
-    from schedbench.heuristics.workflow_estimates import log_rounding, normal_error
-    from schedbench.model.workflow import Network
+    return options(instance, {"seed": seed, **given}, field=_flag)
 
-    options: dict = {"seed": seed}
-    if ccr is not None:
-        try:
-            ratio = Fraction(ccr)
-        except (ValueError, ZeroDivisionError):
-            raise UserInputError("--ccr", f"must be a number in (0, 1] such as 0.2 or 1/5, got {ccr!r}") from None
-        try:
-            options["network"] = Network(ratio)
-        except ValueError as exc:
-            raise UserInputError("--ccr", str(exc)) from None
-        if exponent is not None:
-            try:
-                options["network"] = Network(ratio, exponent)
-            except ValueError as exc:
-                raise UserInputError("--network-exponent", str(exc)) from None
-    if estimate is not None:
-        model, _, value = estimate.partition(":")
-        try:
-            if model == "normal":
-                options["estimates"] = normal_error(instance, float(value), seed)
-            elif model == "log":
-                options["estimates"] = log_rounding(instance, int(value))
-            else:
-                raise ValueError(model)
-        except (ValueError, OverflowError) as exc:
-            raise UserInputError("--estimate", f"must be normal:N (percent >= 0) or log:M (integer >= 1) with "
-                                               f"estimates within 2^62 per job, got {estimate!r} ({exc})") from None
-    return options
+
+def _flag(option: str) -> str:
+    """The command-line flag of a heuristic option: network_exponent -> --network-exponent."""
+    return "--" + option.replace("_", "-")
 
 
 def _check_formulation(instance, solver: str, formulation: str) -> None:
@@ -458,10 +421,21 @@ def _metrics(instance, schedule, time_limit: float) -> dict:
     if instance.family == "pcmax":
         bound, name = lower_bound(instance.jobs, instance.machines)
         return {"makespan": makespan(instance.jobs, schedule), "lower_bound": bound, "lower_bound_name": name}
+    if instance.family == "knapsack":
+        return {"profit": instance.profit_of(schedule), "weight": instance.weight_of(schedule)}
     from schedbench.report import campaign_metrics_json
     from schedbench.solvers.campaign import optimal_user_flows
 
     return campaign_metrics_json(instance, schedule, optimal_user_flows(instance, "cpsat", time_limit))
+
+
+def _register_harness() -> None:
+    from schedbench.commands import register
+
+    register(cli)
+
+
+_register_harness()
 
 
 def main() -> None:

@@ -19,3 +19,7 @@ class InstanceError(UserInputError):
 
 class ScheduleFormatError(UserInputError):
     """The schedule file is not a schedule of the given instance."""
+
+
+class NotProven(Exception):
+    """An exact value a computation needs was not proven within the time limit."""

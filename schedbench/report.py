@@ -80,13 +80,12 @@ def mosp_metrics_json(instance, schedule, heuristic: str, time_limit: float) -> 
     local references, and any breach of SPEC's references (ref_k). Stretch
     needs every C^(k)alone proven within ``time_limit``; otherwise it is
     null and ``stretch_unproven`` says which optimum is missing."""
-    from schedbench.heuristics.mosp import local_phase, local_rule
+    from schedbench.heuristics.mosp import own_references, violations as heuristic_violations
     from schedbench.metrics import mosp
     from schedbench.validator import validate
-    from schedbench.validator.mosp import check
 
-    own = mosp.local_values(instance, local_phase(instance, local_rule(heuristic, instance)))
-    violations = check(instance, schedule, references=own)
+    own = own_references(instance, heuristic)
+    violations = heuristic_violations(instance, schedule, "makespan", heuristic)
     if violations:
         raise AssertionError(f"heuristic produced an invalid schedule: {violations[0]}")
     value, bound = mosp.makespan(instance, schedule), mosp.lower_bound(instance)

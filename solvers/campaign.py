@@ -16,7 +16,7 @@ import time
 from fractions import Fraction
 
 from schedbench.errors import UserInputError
-from schedbench.heuristics.campaign import registry as heuristic_registry
+from schedbench.heuristics.campaign import HEURISTICS as CAMPAIGN_HEURISTICS
 from schedbench.heuristics.campaign import user_chain
 from schedbench.metrics.campaign import objective_value
 from schedbench.metrics.pcmax import fractional_lower_bound
@@ -69,10 +69,9 @@ def _chain_of_optima(instance, optima) -> Schedule:
 
 
 def _best_heuristic(instance, value_of):
-    heuristics = heuristic_registry()
     scored = []
     for name in INCUMBENT_HEURISTICS:
-        schedule = heuristics[name](instance)
+        schedule = CAMPAIGN_HEURISTICS[name](instance)
         scored.append((value_of(schedule), name, schedule))
     return min(scored, key=lambda x: (x[0], x[1]))
 

@@ -86,6 +86,6 @@ def test_generate_is_byte_for_byte_reproducible(tmp_path):
 
 
 def test_help_explains_each_command():
-    for command in ("solve", "heuristic", "validate", "generate", "bounds", "ratios"):
+    for command in ("solve", "heuristic", "validate", "generate", "bounds", "run", "table", "report"):
         out = run_cli(command, "--help")
         assert out.returncode == 0 and "Usage" in out.stdout

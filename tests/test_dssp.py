@@ -189,6 +189,8 @@ def test_generate_heuristic_and_bounds_commands(tmp_path):
     assert run_cli("heuristic", "fifo", base).returncode == 2
     knapsack = write_json(tmp_path, "k.json", {"family": "knapsack", "format_version": 1, "capacity": 3, "items": []})
     out = run_cli("heuristic", "lcpf", knapsack)
-    assert out.returncode == 2 and "none for this family" in out.stderr and "Traceback" not in out.stderr
+    assert out.returncode == 2 and "known: dp, ortools" in out.stderr and "Traceback" not in out.stderr
+    out = run_cli("heuristic", "dp", knapsack, "--json")
+    assert out.returncode == 0 and json.loads(out.stdout)["metrics"] == {"profit": 0, "weight": 0}
     ledger = run_cli("bounds", "dssp", "--instances", "8", "--out", tmp_path / "cex")
     assert ledger.returncode == 0 and "| dssp.thm1.lcpf |" in ledger.stdout

@@ -15,9 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-
-class NotProven(Exception):
-    """An exact value a check needs was not proven within the time limit."""
+from schedbench.errors import NotProven
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,9 @@ P||Cmax optima (FAIRCAMP's D^(u)).
 from dataclasses import dataclass
 from fractions import Fraction
 
-from schedbench.metrics.pcmax import fractional_lower_bound
+from schedbench.errors import NotProven
+from schedbench.metrics import Bar, machine_bars
+from schedbench.metrics.pcmax import fractional_lower_bound, makespan
 from schedbench.schedule import Schedule
 
 
@@ -67,3 +69,57 @@ def objective_value(instance, schedule: Schedule, objective: str, optimal_flows=
             raise ValueError("max-user-stretch needs the users' optimal flows F_u*")
         return max(user_stretches(instance, schedule, optimal_flows))
     raise ValueError(f"unknown campaign objective {objective!r}")
+
+
+def objective(instance, schedule: Schedule, name: str, time_limit: float) -> Fraction:
+    """``objective_value``; max-user-stretch solves each campaign's P||Cmax
+    within ``time_limit`` for F_u* and raises ``NotProven`` if one is not proven."""
+    flows = None
+    if name == "max-user-stretch":
+        from schedbench.solvers.campaign import optimal_user_flows
+
+        flows = optimal_user_flows(instance, "cpsat", time_limit)
+        if flows is None:
+            raise NotProven(f"F_u* within {time_limit} s")
+    return objective_value(instance, schedule, name, flows)
+
+
+def lower_bound(instance, name: str) -> Fraction | None:
+    """Delta_i >= OPT_Pcmax(campaign i) >= its P||Cmax lower bound LB_i, with
+    or without other users (a campaign's jobs run after its submission on
+    at most m machines). So sum_i LB_i bounds the flows, max_i LB_i / l_i
+    the campaign stretch, and F_u >= F_u* gives 1 for the user stretch."""
+    from schedbench.solvers.pcmax_bounds import lower_bound as pcmax_lower_bound
+
+    if name == "max-user-stretch":
+        return Fraction(1)
+    if name == "user-flow" and instance.n_users != 1:
+        return None
+    bounds = [(pcmax_lower_bound(c.jobs, instance.machines)[0], c) for user in instance.users for c in user.campaigns]
+    if name == "max-campaign-stretch":
+        return max(Fraction(b) / fractional_lower_bound(c.jobs, instance.machines) for b, c in bounds)
+    return Fraction(sum(b for b, _ in bounds))
+
+
+def user_stretch_upper_bound(instance, schedule: Schedule) -> Fraction:
+    """D_ub = max_u F_u / F_u^LB with F_u^LB the sum of the user's campaigns'
+    P||Cmax lower bounds: an exact upper bound on FAIRCAMP's D^(u) = F_u / F_u*
+    (Fig. 4) that needs no optimum, with the same denominator for every algorithm."""
+    from schedbench.solvers.pcmax_bounds import lower_bound as pcmax_lower_bound
+
+    flows = user_flows(instance, schedule)
+    return max(Fraction(flow, sum(pcmax_lower_bound(c.jobs, instance.machines)[0] for c in user.campaigns))
+               for flow, user in zip(flows, instance.users))
+
+
+METRICS = {
+    "makespan": lambda instance, schedule: makespan(instance.lengths, schedule),
+    "max-user-stretch-ub": user_stretch_upper_bound,
+    "sum-user-flow": lambda instance, schedule: objective_value(instance, schedule, "sum-user-flow"),
+    "max-campaign-stretch": lambda instance, schedule: objective_value(instance, schedule, "max-campaign-stretch"),
+}
+
+
+def gantt_bars(instance, schedule: Schedule) -> list[Bar]:
+    owner = [u for u in range(instance.n_users) for _ in instance.user_slice(u)]
+    return machine_bars(instance.lengths, schedule, lambda j: f"user {owner[j]}")

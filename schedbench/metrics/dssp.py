@@ -3,6 +3,7 @@ the deadline, and the quantities of the paper's analysis."""
 
 from fractions import Fraction
 
+from schedbench.metrics import Bar, machine_bars
 from schedbench.schedule import Schedule
 
 
@@ -32,3 +33,25 @@ def theorem1_parameter(instance) -> Fraction:
 def tuned_parameter(instance, weight: Fraction = Fraction(1, 5)) -> Fraction:
     """§4.4: r = 1 - λ (1 - 1/P) T_inf^max / D with λ = 0.2, the paper's tuned choice for LCPF."""
     return 1 - weight * (1 - theorem1_parameter(instance))
+
+
+def objective(instance, schedule: Schedule, name: str, time_limit: float) -> Fraction:
+    if name != "reward":
+        raise ValueError(f"unknown dssp objective {name!r}")
+    return Fraction(reward(instance, schedule))
+
+
+def lower_bound(instance, name: str) -> Fraction:
+    """An upper bound (reward is maximised): the paper's knapsack bound, the
+    optimal selection at r = 1 (no schedule completes more work than P x D)."""
+    from schedbench.solvers.dssp import knapsack_bound
+
+    return Fraction(knapsack_bound(instance))
+
+
+METRICS = {"completed-jobs": lambda instance, schedule: len(completed_jobs(instance, schedule)), "reward": reward}
+
+
+def gantt_bars(instance, schedule: Schedule) -> list[Bar]:
+    """The tasks that run, on processors P1..PP, coloured by job."""
+    return machine_bars(instance.lengths, schedule, lambda t: f"job {instance.job_of_task[t]}", row="P")

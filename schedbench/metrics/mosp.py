@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from schedbench.errors import UserInputError
+from schedbench.metrics import Bar, machine_bars
 from schedbench.metrics.pcmax import fractional_lower_bound
 from schedbench.schedule import Schedule
 
@@ -82,7 +83,9 @@ def pcmax_optimum_value(jobs: Sequence[int], machines: int, time_limit: float) -
     return found.makespan
 
 
-def lower_bound(instance) -> Fraction:
+def lower_bound(instance, name: str = "makespan") -> Fraction:
+    """LB = max(sum p / m, p_max): bounds both objectives (the constrained
+    optimum is at least the unconstrained one)."""
     return fractional_lower_bound(instance.lengths, instance.machines)
 
 
@@ -97,3 +100,18 @@ def jain_index(instance, schedule: Schedule) -> Fraction:
     x = [makespans[k] / fractional_lower_bound(org.jobs, instance.machines)
          for k, org in enumerate(instance.organizations) if org.jobs]
     return sum(x) ** 2 / (len(x) * sum(v * v for v in x))
+
+
+def objective(instance, schedule: Schedule, name: str, time_limit: float) -> Fraction:
+    """Both objectives are the global makespan (they differ in the rules, not the value)."""
+    if name not in ("makespan", "unconstrained-makespan"):
+        raise ValueError(f"unknown mosp objective {name!r}")
+    return Fraction(makespan(instance, schedule))
+
+
+METRICS = {"makespan": makespan, "jain-index": jain_index,
+           "sum-local-makespans": lambda instance, schedule: sum(local_makespans(instance, schedule))}
+
+
+def gantt_bars(instance, schedule: Schedule) -> list[Bar]:
+    return machine_bars(instance.lengths, schedule, lambda j: f"organization {instance.owner_of_job[j]}")

@@ -16,6 +16,7 @@ from fractions import Fraction
 
 import networkx as nx
 
+from schedbench.metrics import Bar
 from schedbench.model.workflow import WorkflowInstance, WorkflowJob
 from schedbench.schedule import Schedule
 
@@ -128,3 +129,31 @@ def slr_class(instance: WorkflowInstance, schedule: Schedule) -> tuple[float | N
     if abs(rho) < CLASS_THRESHOLD or p >= 0.05:
         return rho, 3
     return rho, 1 if rho < 0 else 2
+
+
+def objective(instance: WorkflowInstance, schedule: Schedule, name: str, time_limit: float) -> Fraction:
+    if name != "max-slr":
+        raise ValueError(f"unknown workflow objective {name!r}")
+    return max_slr(instance, schedule)
+
+
+def lower_bound(instance: WorkflowInstance, name: str) -> Fraction:
+    """1: no job finishes sooner than its critical path after its arrival."""
+    return Fraction(1) if instance.jobs else Fraction(0)
+
+
+METRICS = {
+    "max-slr": max_slr,
+    "gini": lambda instance, schedule: gini(slrs(instance, schedule)),
+    "worst-wait": lambda instance, schedule: max(waiting_times(instance, schedule), default=0),
+    # §5.2: SLRs over critical paths that include the network delays on the job's clusters (Fig. 5)
+    "max-slr-network": lambda instance, schedule: max(slrs(instance, schedule, with_network=True), default=Fraction(0)),
+    "gini-network": lambda instance, schedule: gini(slrs(instance, schedule, with_network=True)),
+}
+
+
+def gantt_bars(instance: WorkflowInstance, schedule: Schedule) -> list[Bar]:
+    """One bar per task on its cluster ("cluster 1" is the first), coloured
+    by job; the cores a task holds are not drawn."""
+    return [Bar(f"cluster {c + 1}", s, task.exec, f"job {k}")
+            for c, s, task, k in zip(schedule.machine, schedule.start, instance.tasks, instance.job_of_task)]

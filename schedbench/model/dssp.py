@@ -19,6 +19,7 @@ from schedbench.schedule import Schedule
 
 FAMILY = "dssp"
 OBJECTIVES = ("reward",)
+MAXIMIZED = ("reward",)  # objectives maximised (the others are minimised)
 
 
 def critical_path(stages: tuple[tuple[int, ...], ...]) -> int:

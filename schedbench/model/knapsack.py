@@ -17,6 +17,7 @@ from schedbench.model import fields
 
 FAMILY = "knapsack"
 OBJECTIVES = ("profit",)
+MAXIMIZED = ("profit",)  # objectives maximised (the others are minimised)
 
 Selection = tuple[int, ...]
 

@@ -1,0 +1,231 @@
+"""Running cells: a task (one instance, its cells) in, store rows out.
+
+Everything a worker does is here, as plain functions of the task, so the
+process pool and Dask run exactly the same code. A cell that fails is
+recorded with status ``error`` and its message, never dropped: the run goes
+on and reports it.
+"""
+
+import functools
+import hashlib
+import inspect
+import json
+import os
+import platform
+import tempfile
+import time
+from datetime import datetime, timezone
+from fractions import Fraction
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+import schedbench
+from schedbench.bench import families
+from schedbench.bench.experiment import Cell, InstanceSpec, Task
+from schedbench.bench.store import canonical, exact
+from schedbench.errors import NotProven, UserInputError
+
+
+def run_task(task: Task) -> list[dict[str, Any]]:
+    """Build the task's instance once and run each of its cells."""
+    spec = task.instance
+    if spec.generator == "claims":
+        return [_claims_row(task.experiment, task.cells[0])]
+    try:
+        instance = build_instance(spec)
+    except Exception as exc:  # a generator refusing its parameters fails each of its cells, visibly
+        return [_row(task.experiment, cell, None, {"status": "error", "error": _message(exc)}) for cell in task.cells]
+    return [_row(task.experiment, cell, instance, _run_cell(instance, cell)) for cell in task.cells]
+
+
+def build_instance(spec: InstanceSpec):
+    from schedbench.model import load_instance
+
+    if spec.generator == "file":
+        return load_instance(_locate(spec.params["file"]))
+    generator = families.generators()[spec.generator]
+    seed = {"seed": spec.seed} if spec.seed is not None and _takes_seed(generator) else {}
+    return generator(**spec.params, **seed)
+
+
+def rebuild_instance(row: dict[str, Any]):
+    """The instance of a stored cell, built again from its generator call or file."""
+    params = json.loads(row["params"])
+    if row["generator"] == "claims":
+        raise UserInputError("--cell", "a claims cell has no single instance")
+    spec = InstanceSpec(row["family"], row["generator"], params, {}, row["seed"])
+    return build_instance(spec)
+
+
+def _locate(path: str) -> Path:
+    """A stored instance path: as written, else inside the installed corpus."""
+    candidate = Path(path)
+    if candidate.exists():
+        return candidate
+    import schedbench.instances
+
+    packaged = Path(schedbench.instances.__file__).parent / candidate
+    return packaged if packaged.exists() else candidate
+
+
+@functools.cache
+def _takes_seed(generator) -> bool:
+    return "seed" in inspect.signature(generator).parameters
+
+
+def _run_cell(instance, cell: Cell) -> dict[str, Any]:
+    try:
+        if cell.kind == "heuristic":
+            return _heuristic(instance, cell)
+        return _solver(instance, cell)
+    except NotProven as exc:
+        return {"status": "unknown", "error": _message(exc)}
+    except Exception as exc:
+        return {"status": "error", "error": _message(exc)}
+
+
+def _heuristic(instance, cell: Cell) -> dict[str, Any]:
+    function = families.heuristics(instance.family)[cell.algorithm]
+    options = families.heuristic_options(instance.family, instance, cell.options)
+    began = time.perf_counter()
+    schedule = function(instance, **options)
+    wall = time.perf_counter() - began
+    out = {"wall_time": wall, "algorithm_version": _version(function), "solver": "schedbench",
+           "solver_version": schedbench.__version__, **_schedule_columns(instance, cell, schedule)}
+    status = _heuristic_status(instance, schedule, cell)
+    if status["status"] == "invalid":
+        return {**out, **status}
+    limit = cell.time_limit or 60.0
+    value = families.objective_value(instance, schedule, cell.objective, limit)
+    return {**out, **status, "value": value, "bound": families.lower_bound(instance, cell.objective)}
+
+
+def _heuristic_status(instance, schedule, cell: Cell) -> dict[str, Any]:
+    """feasible: valid by SPEC's rules. relaxed: valid only against the
+    heuristic's own references (a MOSP heuristic keeps the local constraints
+    of its own local schedule, not SPEC's ref_k), so its value is compared
+    with lower bounds but never with SPEC's optimum. invalid: neither."""
+    breach = families.violations(instance, schedule, cell.objective)
+    if not breach:
+        return {"status": "feasible"}
+    own = families.violations(instance, schedule, cell.objective, heuristic=cell.algorithm)
+    if own:
+        return {"status": "invalid", "error": str(own[0])}
+    return {"status": "relaxed", "error": f"valid against its own references, not SPEC's: {breach[0]}"}
+
+
+def _solver(instance, cell: Cell) -> dict[str, Any]:
+    from schedbench.solvers import settings, solve
+
+    settings.CPSAT_WORKERS = cell.options.get("workers", 1)  # one search worker: the same optimum every run
+    result = solve(instance, cell.objective, cell.algorithm, cell.time_limit)
+    out = {"status": result.status, "value": result.objective, "bound": result.bound,
+           "wall_time": result.wall_time, "solver": result.solver, "solver_version": _solver_version(cell.algorithm),
+           "algorithm_version": _version(import_module(f"schedbench.solvers.{instance.family}"))}
+    if result.schedule is None:
+        return out
+    violations = families.violations(instance, result.schedule, cell.objective)
+    if violations:
+        return {**out, "status": "invalid", "error": str(violations[0])}
+    return {**out, **_schedule_columns(instance, cell, result.schedule)}
+
+
+def _schedule_columns(instance, cell: Cell, schedule) -> dict[str, Any]:
+    from schedbench.model import schedule_to_json
+
+    measures = families.metrics(instance.family)
+    values = {name: _jsonable(measures[name](instance, schedule)) for name in cell.metrics}
+    return {"metrics": canonical(values) if values else None,
+            "schedule": canonical(schedule_to_json(instance, schedule)) if cell.keep_schedule else None}
+
+
+def _claims_row(experiment: str, cell: Cell) -> dict[str, Any]:
+    """A whole claims ledger as one cell: its tallies, with the shrunk counterexamples inline."""
+    options = cell.instance.params
+    ledger = import_module(f"schedbench.claims.{cell.algorithm}_run")
+    began = time.perf_counter()
+    try:
+        with tempfile.TemporaryDirectory() as out:
+            items = list(ledger.instances(options["instances"], options["seed"]))
+            tallies = ledger.run(items, options["solver"], cell.time_limit, Path(out))
+            claims = [_tally_json(t) for t in tallies]
+        result = {"status": "done", "metrics": canonical({"claims": claims})}
+    except Exception as exc:
+        result = {"status": "error", "error": _message(exc)}
+    return _row(experiment, cell, None, {**result, "wall_time": time.perf_counter() - began,
+                                          "algorithm_version": _version(ledger), "solver": options["solver"],
+                                          "solver_version": _solver_version(options["solver"])})
+
+
+def _tally_json(tally) -> dict[str, Any]:
+    return {"key": tally.claim.key, "statement": tally.claim.statement, "tried": tally.tried,
+            "skipped": tally.skipped, "violations": tally.violations, "ratios": [str(r) for r in tally.ratios],
+            "counterexamples": [{"name": Path(p).stem, "instance": json.loads(Path(p).read_text())}
+                                for p in tally.counterexamples]}
+
+
+def _row(experiment: str, cell: Cell, instance, result: dict[str, Any]) -> dict[str, Any]:
+    spec = cell.instance
+    value, bound = result.get("value"), result.get("bound")
+    maximized = cell.objective is not None and families.maximized(spec.family, cell.objective)
+    return {
+        "cell_id": cell.cell_id, "experiment": experiment, "family": spec.family, "generator": spec.generator,
+        "params": canonical(spec.params), "size": canonical(spec.size), "seed": spec.seed,
+        "instance_hash": instance_hash(instance) if instance is not None else None,
+        "instance_name": getattr(instance, "name", None) or None,
+        "objective": cell.objective, "sense": None if cell.objective is None else ("max" if maximized else "min"),
+        "kind": cell.kind, "algorithm": cell.algorithm, "options": canonical(cell.options),
+        "algorithm_version": result.get("algorithm_version"), "status": result["status"],
+        "value": exact(value), "value_float": None if value is None else float(value),
+        "bound": exact(bound), "bound_float": None if bound is None else float(bound),
+        "wall_time": result.get("wall_time"), "solver": result.get("solver"),
+        "solver_version": result.get("solver_version"), "time_limit": cell.time_limit, "machine": machine(),
+        "metrics": result.get("metrics"), "schedule": result.get("schedule"), "error": result.get("error"),
+        "finished_at": datetime.now(timezone.utc).isoformat(timespec="seconds"), "run_id": None,
+    }
+
+
+def instance_hash(instance) -> str:
+    from schedbench.model import instance_to_json
+
+    return hashlib.sha256(canonical(instance_to_json(instance)).encode()).hexdigest()
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _message(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+@functools.cache
+def machine() -> str:
+    return f"{platform.node()} ({platform.machine()}, {os.cpu_count()} cpus, Python {platform.python_version()})"
+
+
+def _version(obj) -> str:
+    """The package version plus a hash of the source module that defines ``obj``:
+    a result can be traced to the code that produced it."""
+    target = getattr(obj, "func", obj)  # functools.partial
+    module = target if inspect.ismodule(target) else inspect.getmodule(target)
+    return f"{schedbench.__version__}+{_source_hash(inspect.getsourcefile(module))}"
+
+
+@functools.cache
+def _source_hash(path: str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:10]
+
+
+@functools.cache
+def _solver_version(solver: str) -> str:
+    from importlib.metadata import version
+
+    if solver == "milp":
+        return f"pulp {version('pulp')} (CBC bundled)"
+    return f"ortools {version('ortools')}"

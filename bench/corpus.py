@@ -1,0 +1,337 @@
+"""The certified corpus: instance files under ``instances/corpus/<family>/``
+and ``known_values.csv``, a MIPLIB-style table of what is proven about each
+(instance, objective).
+
+A status is earned, never assumed:
+
+- ``opt``: both backends (CP-SAT and MILP) prove the same optimum, or one
+  proves it and it equals the family's cheap bound (``solvers`` says which:
+  ``cpsat+milp``, ``cpsat+lower-bound``);
+- ``best``: the value of a validated schedule, not certified optimal;
+  ``bound`` is the tightest proven bound (when one backend alone proves the
+  optimum, value equals bound but the status stays ``best``);
+- ``bestdual``: only a bound is known;
+- ``infeasible``: both backends prove there is no solution.
+
+Every schedule a backend returns is validated and its value recomputed
+before it counts. Proofs that contradict each other (two optima, a value
+beyond a proven bound, a schedule of a proven-infeasible instance) are a
+bug somewhere: the entry is refused, never written. A new result never
+downgrades an entry: ``opt`` and ``infeasible`` stay, ``best`` only
+improves its value and bound.
+"""
+
+import csv
+import os
+import shutil
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from schedbench.bench import families
+from schedbench.errors import NotProven, UserInputError
+from schedbench.result import INFEASIBLE, OPTIMAL
+
+OPT, BEST, BESTDUAL, INFEASIBLE_STATUS = "opt", "best", "bestdual", "infeasible"
+SETTLED = (OPT, INFEASIBLE_STATUS)  # statuses that no new result can change
+BACKENDS = ("cpsat", "milp")
+CHEAP_BOUND = "lower-bound"  # the source name of families.lower_bound (an upper bound when maximised)
+HEADER = ("instance", "family", "objective", "status", "value", "bound", "solvers", "time_limit")
+
+
+def corpus_dir() -> Path:
+    """The shipped corpus: ``corpus/`` beside the ``schedbench.instances`` package."""
+    import schedbench.instances
+
+    return Path(schedbench.instances.__file__).parent / "corpus"
+
+
+def default_table() -> Path:
+    return corpus_dir() / "known_values.csv"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One row of the table; ``instance`` is the file's path relative to the table's folder."""
+
+    instance: str
+    family: str
+    objective: str
+    status: str
+    value: Fraction | None
+    bound: Fraction | None
+    solvers: str
+    time_limit: float
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.instance, self.objective
+
+
+Table = dict[tuple[str, str], Entry]
+
+
+class Disagreement(Exception):
+    """Proofs about one (instance, objective) contradict each other."""
+
+
+def _exact(text: str) -> Fraction | None:
+    return Fraction(text) if text else None
+
+
+def _text(value: Fraction | None) -> str:
+    return "" if value is None else str(value)
+
+
+def read_csv(path: str | Path, header: tuple[str, ...], option: str, what: str) -> list[dict[str, str]]:
+    """The rows of a CSV file with exactly ``header`` (none if the file does not exist yet)."""
+    path = Path(path)
+    if not path.exists():
+        return []
+    with path.open(newline="") as handle:
+        reader = csv.DictReader(handle)
+        if tuple(reader.fieldnames or ()) != header:
+            raise UserInputError(option, f"{path} is not {what} (header {','.join(header)})")
+        return list(reader)
+
+
+def read_table(path: str | Path) -> Table:
+    """The table at ``path`` (empty if the file does not exist yet)."""
+    entries = [Entry(r["instance"], r["family"], r["objective"], r["status"], _exact(r["value"]),
+                     _exact(r["bound"]), r["solvers"], float(r["time_limit"]))
+               for r in read_csv(path, HEADER, "--table", "a known-values table")]
+    return {e.key: e for e in entries}
+
+
+def write_csv(path: str | Path, header: Sequence[str], rows: Iterable[Sequence]) -> None:
+    """Written beside ``path`` and renamed over it: a crash never leaves half a file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".partial")
+    with partial.open("w", newline="") as handle:
+        writer = csv.writer(handle, lineterminator="\n")
+        writer.writerow(header)
+        writer.writerows(rows)
+    os.replace(partial, path)
+
+
+def write_table(path: str | Path, table: Table) -> None:
+    write_csv(path, HEADER, ((e.instance, e.family, e.objective, e.status, _text(e.value), _text(e.bound),
+                              e.solvers, f"{e.time_limit:g}") for e in sorted(table.values(), key=lambda e: e.key)))
+
+
+def load(table_path: str | Path, entry: Entry):
+    """The instance of ``entry``, read from beside its table."""
+    from schedbench.model import load_instance
+
+    return load_instance(Path(table_path).parent / entry.instance)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What one source establishes: a validated value, a proven bound, a proof."""
+
+    source: str
+    value: Fraction | None = None
+    bound: Fraction | None = None
+    optimal: bool = False
+    infeasible: bool = False
+
+
+def backend_evidence(instance, objective: str, solver: str, time_limit: float) -> Evidence:
+    """Solve with one backend; its schedule must validate and be worth what it says."""
+    from schedbench.solvers import solve
+
+    result = solve(instance, objective, solver, time_limit)
+    if result.status == INFEASIBLE:
+        return Evidence(solver, infeasible=True)
+    value = None
+    if result.schedule is not None:
+        broken = families.violations(instance, result.schedule, objective)
+        if broken:
+            raise Disagreement(f"{solver} returned an invalid schedule: {broken[0]}")
+        try:
+            value = families.objective_value(instance, result.schedule, objective, time_limit)
+        except NotProven:  # the value needs optima (F_u*) not proven in time: the schedule cannot count
+            value = None
+        if value is not None and result.objective is not None and value != result.objective:
+            raise Disagreement(f"{solver} reports {result.objective}, its schedule is worth {value}")
+    optimal = value is not None and (result.status == OPTIMAL or result.bound == value)
+    return Evidence(solver, value, result.bound, optimal)
+
+
+def _entry_evidence(entry: Entry) -> Evidence:
+    return Evidence(entry.solvers, entry.value, entry.bound, entry.status == OPT,
+                    entry.status == INFEASIBLE_STATUS)
+
+
+def _best(values: Iterable[Fraction], maximize: bool) -> Fraction:
+    return max(values) if maximize else min(values)
+
+
+def _tightest(bounds: Iterable[Fraction], maximize: bool) -> Fraction:
+    return min(bounds) if maximize else max(bounds)
+
+
+def check_consistent(evidence: Sequence[Evidence], maximize: bool) -> None:
+    """Raise ``Disagreement`` when the sources contradict each other."""
+    optima = {e.source: e.value for e in evidence if e.optimal}
+    if len(set(optima.values())) > 1:
+        raise Disagreement("different optima proven: " + ", ".join(f"{s} {v}" for s, v in optima.items()))
+    found = [e for e in evidence if e.value is not None]
+    refuted = [e for e in evidence if e.infeasible]
+    if found and refuted:
+        raise Disagreement(f"{refuted[0].source} proves infeasibility, {found[0].source} has a schedule")
+    for b in (e for e in evidence if e.bound is not None and not e.infeasible):
+        for v in found:
+            if (v.value > b.bound) if maximize else (v.value < b.bound):
+                raise Disagreement(f"{v.source} finds {v.value} beyond {b.source}'s proven bound {b.bound}")
+
+
+def _joined(sources: Iterable[str]) -> str:
+    names = []
+    for source in sources:
+        names += [n for n in source.split("+") if n not in names]
+    return "+".join(names)
+
+
+def verdict(evidence: Sequence[Evidence], maximize: bool) -> tuple[str, Fraction | None, Fraction | None, str] | None:
+    """(status, value, bound, solvers) from consistent evidence, or None when nothing is known.
+
+    Only fresh backend proofs certify ``opt``: two of them, or one equal to the cheap bound."""
+    provers = [e for e in evidence if e.optimal and e.source in BACKENDS]
+    if len(provers) >= 2:
+        return OPT, provers[0].value, provers[0].value, _joined(e.source for e in provers)
+    cheap = [e for e in evidence if e.source == CHEAP_BOUND and e.bound is not None]
+    if provers and cheap and cheap[0].bound == provers[0].value:
+        return OPT, provers[0].value, provers[0].value, _joined((provers[0].source, CHEAP_BOUND))
+    refuted = [e for e in evidence if e.infeasible and e.source in BACKENDS]
+    if len(refuted) >= 2:
+        return INFEASIBLE_STATUS, None, None, _joined(e.source for e in refuted)
+    bounds = [e for e in evidence if e.bound is not None and not e.infeasible]
+    bound = _tightest((e.bound for e in bounds), maximize) if bounds else None
+    found = [e for e in evidence if e.value is not None]
+    if found:
+        value = _best((e.value for e in found), maximize)
+        return BEST, value, bound, _joined(e.source for e in found if e.value == value)
+    if bound is not None:
+        return BESTDUAL, None, bound, _joined(e.source for e in bounds if e.bound == bound)
+    return None
+
+
+def merge(old: Entry | None, fresh: Sequence[Evidence], instance: str, family: str, objective: str,
+          time_limit: float) -> Entry | None:
+    """The entry after this run: the old one if settled (checked against the new
+    evidence), else the verdict of old and new evidence together."""
+    maximize = families.maximized(family, objective)
+    evidence = [*fresh, *([_entry_evidence(old)] if old else [])]
+    check_consistent(evidence, maximize)
+    if old is not None and old.status in SETTLED:
+        return old
+    found = verdict(evidence, maximize)
+    if found is None:
+        return old
+    status, value, bound, solvers = found
+    entry = Entry(instance, family, objective, status, value, bound, solvers, time_limit)
+    if old is not None and (old.status, old.value, old.bound) == (status, value, bound):
+        return old  # nothing learnt: keep its provenance
+    return entry
+
+
+@dataclass
+class Report:
+    """What a certify run did: (old entry, new entry, instance, objective) per
+    pair tried (new is None when nothing is known), and the refused pairs."""
+
+    changes: list[tuple[Entry | None, Entry | None, str, str]]
+    refused: list[str]
+
+
+def corpus_files(table_path: str | Path) -> list[Path]:
+    return sorted(Path(table_path).parent.glob("*/*.json"))
+
+
+def _table_key(path: Path, table_path: Path, family: str) -> str:
+    """The file's path relative to the table's folder; a file from elsewhere is
+    copied in first (``<family>/<file name>``), so the table names only files it ships."""
+    folder = table_path.parent.resolve()
+    path = path.resolve()
+    if not path.is_relative_to(folder):
+        target = folder / family / path.name
+        if target.exists() and target.read_bytes() != path.read_bytes():
+            raise UserInputError(str(path), f"the corpus already has a different {family}/{path.name}")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+        path = target
+    return path.relative_to(folder).as_posix()
+
+
+def tasks(paths: Sequence[str | Path], objectives: Sequence[str], table_path: str | Path
+          ) -> list[tuple[str, object, str, bool]]:
+    """(table key, instance, objective, explicit) to certify. No paths: every
+    corpus file, objectives not yet settled. ``explicit``: the objective was
+    asked for, so an objective that does not apply to the instance is an error."""
+    from schedbench.model import load_instance
+
+    table_path = Path(table_path)
+    table = read_table(table_path)
+    todo = []
+    for path in (paths or corpus_files(table_path)):
+        instance = load_instance(path)
+        key = _table_key(Path(path), table_path, instance.family)
+        family_objectives = families.objectives(instance.family)
+        for objective in objectives or family_objectives:
+            if objective not in family_objectives:
+                raise UserInputError("--objective", f"{objective!r} is not an objective of {key} "
+                                                    f"(family {instance.family}: {', '.join(family_objectives)})")
+            entry = table.get((key, objective))
+            if paths or entry is None or entry.status not in SETTLED:
+                todo.append((key, instance, objective, bool(objectives)))
+    return todo
+
+
+def certify(paths: Sequence[str | Path], objectives: Sequence[str] = (), time_limit: float = 10.0,
+            table_path: str | Path | None = None,
+            progress: Callable[[list], Iterable] = iter) -> Report:
+    """Solve each (instance, objective) with both backends and merge what is
+    proven into the table, which is rewritten after each one (a long run can
+    be stopped and resumed). ``progress`` wraps the task list (a tqdm bar)."""
+    table_path = Path(table_path or default_table())
+    todo = tasks(paths, objectives, table_path)
+    table = read_table(table_path)
+    report = Report([], [])
+    for key, instance, objective, explicit in progress(todo):
+        old = table.get((key, objective))
+        try:
+            fresh = [backend_evidence(instance, objective, solver, time_limit) for solver in BACKENDS]
+            cheap = families.lower_bound(instance, objective)
+            if cheap is not None:
+                fresh.append(Evidence(CHEAP_BOUND, bound=cheap))
+            new = merge(old, fresh, key, instance.family, objective, time_limit)
+        except UserInputError:
+            if explicit:
+                raise
+            continue  # an objective the instance does not have (user-flow of several users)
+        except Disagreement as exc:
+            report.refused.append(f"{key} {objective}: {exc}")
+            continue
+        report.changes.append((old, new, key, objective))
+        if new is not None and new != old:
+            table[new.key] = new
+            write_table(table_path, table)
+    return report
+
+
+def status_counts(table: Table) -> dict[str, dict[str, int]]:
+    """family -> status -> number of entries."""
+    counts: dict[str, dict[str, int]] = {}
+    for e in table.values():
+        per = counts.setdefault(e.family, {})
+        per[e.status] = per.get(e.status, 0) + 1
+    return counts
+
+
+def opt_entries(table: Table, family: str | None = None) -> list[Entry]:
+    return [e for e in sorted(table.values(), key=lambda e: e.key)
+            if e.status == OPT and family in (None, e.family)]

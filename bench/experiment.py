@@ -1,0 +1,349 @@
+"""Experiments as data: a TOML file expanded into cells.
+
+A cell is one (instance, objective, algorithm) triple, a pure function of
+its key, so it can be cached, resumed, run on any machine and merged later
+(benchopt's design). The cells of one instance travel together as a
+``Task``: the worker builds the instance once and runs them all.
+The file format is in the README ("Experiments").
+"""
+
+import glob
+import hashlib
+import itertools
+import pkgutil
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from schedbench.bench import families
+from schedbench.bench.plots import check_figure
+from schedbench.bench.store import canonical
+from schedbench.errors import UserInputError
+from schedbench.model import FAMILIES
+
+GRID_KEYS = {"family", "generator", "instances", "params", "vary", "seeds", "objectives", "heuristics",
+             "heuristic_options", "solvers", "metrics", "keep_schedules", "quick"}
+CLAIMS_KEYS = {"family", "instances", "seed", "solver", "time_limit", "quick"}
+TOP_KEYS = {"name", "title", "paper", "description", "grid", "claims", "figure", "quick"}
+SOLVER_KEYS = {"name", "time_limit", "workers"}
+SOLVERS = ("cpsat", "milp", "portfolio")
+DEFAULT_TIME_LIMIT = 60.0
+
+
+@dataclass(frozen=True)
+class InstanceSpec:
+    """How to build one instance: a generator call, or a file (by content hash)."""
+
+    family: str
+    generator: str               # a families.generators() name, "file" or "claims"
+    params: dict = field(hash=False)
+    size: dict = field(hash=False)   # the varied parameters (the tables' grouping)
+    seed: int | None = None
+    file_hash: str | None = None
+
+    def key(self) -> dict:
+        if self.generator == "file":
+            return {"family": self.family, "file_hash": self.file_hash}
+        return {"family": self.family, "generator": self.generator, "params": self.params, "seed": self.seed}
+
+
+@dataclass(frozen=True)
+class Cell:
+    cell_id: str
+    instance: InstanceSpec
+    objective: str | None
+    kind: str                    # heuristic, solver or claims
+    algorithm: str
+    options: dict = field(hash=False)
+    time_limit: float | None = None
+    metrics: tuple[str, ...] = ()
+    keep_schedule: bool = True
+
+
+@dataclass(frozen=True)
+class Task:
+    """The cells of one instance: the unit sent to a worker."""
+
+    experiment: str
+    instance: InstanceSpec
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True)
+class Experiment:
+    name: str
+    title: str
+    text: str                    # the TOML as read, stored with every run (provenance, figures)
+    quick: bool
+    tasks: tuple[Task, ...]
+
+    @property
+    def cells(self) -> int:
+        return sum(len(t.cells) for t in self.tasks)
+
+
+def cell_id(instance: InstanceSpec, objective: str | None, kind: str, algorithm: str, options: dict,
+            time_limit: float | None) -> str:
+    key = {"instance": instance.key(), "objective": objective, "kind": kind, "algorithm": algorithm,
+           "options": options, "time_limit": time_limit}
+    return hashlib.sha256(canonical(key).encode()).hexdigest()
+
+
+def load(path: str | Path, quick: bool = False) -> Experiment:
+    """Read and check an experiment file; every mistake names its field."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise UserInputError("EXPERIMENT", f"cannot read {path}: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UserInputError("EXPERIMENT", f"{path} is not valid TOML: {exc}") from None
+    return parse(data, text, path.parent, quick, default_name=path.stem)
+
+
+def parse(data: dict, text: str, base: Path, quick: bool, default_name: str) -> Experiment:
+    _known(data, TOP_KEYS, "")
+    name = data.get("name", default_name)
+    if not isinstance(name, str) or not name:
+        raise UserInputError("name", f"must be a non-empty string, got {name!r}")
+    grids, claims = data.get("grid", []), data.get("claims", [])
+    if not isinstance(grids, list) or not isinstance(claims, list):
+        raise UserInputError("grid" if not isinstance(grids, list) else "claims", "must be an array of tables ([[...]])")
+    if not grids and not claims:
+        raise UserInputError("grid", "an experiment needs at least one [[grid]] or [[claims]] table")
+    figures = data.get("figure", [])
+    if not isinstance(figures, list):
+        raise UserInputError("figure", "must be an array of tables ([[figure]])")
+    for index, spec in enumerate(figures):
+        check_figure(spec, f"figure[{index}]")
+    tasks: list[Task] = []
+    for index, grid in enumerate(grids):
+        tasks += _grid_tasks(name, _quick(grid, quick, f"grid[{index}]", GRID_KEYS), base, f"grid[{index}]")
+    for index, entry in enumerate(claims):
+        tasks.append(_claims_task(name, _quick(entry, quick, f"claims[{index}]", CLAIMS_KEYS), f"claims[{index}]"))
+    return Experiment(name, str(data.get("title", name)), text, quick, _unique(tasks))
+
+
+def _known(table: Any, allowed: set[str], where: str) -> None:
+    if not isinstance(table, dict):
+        raise UserInputError(where or "experiment", "must be a table")
+    for key in table:
+        if key not in allowed:
+            raise UserInputError(f"{where}.{key}" if where else key,
+                                 f"unknown key (known: {', '.join(sorted(allowed))})")
+
+
+def _quick(table: Any, quick: bool, where: str, allowed: set[str]) -> dict:
+    """The table with its ``quick`` overrides applied when ``quick``."""
+    _known(table, allowed, where)
+    table = dict(table)
+    overrides = table.pop("quick", {})
+    _known(overrides, allowed - {"quick"}, f"{where}.quick")
+    return {**table, **overrides} if quick else table
+
+
+def _unique(tasks: list[Task]) -> tuple[Task, ...]:
+    """Merge tasks of the same instance and drop repeated cells (two grids may overlap)."""
+    merged: dict[str, list[Cell]] = {}
+    first: dict[str, Task] = {}
+    for task in tasks:
+        key = canonical(task.instance.key())
+        first.setdefault(key, task)
+        cells = merged.setdefault(key, [])
+        seen = {c.cell_id for c in cells}
+        cells += [c for c in task.cells if c.cell_id not in seen]
+    return tuple(Task(first[k].experiment, first[k].instance, tuple(cells)) for k, cells in merged.items())
+
+
+def _grid_tasks(experiment: str, grid: dict, base: Path, where: str) -> list[Task]:
+    family = grid.get("family")
+    if family not in FAMILIES:
+        raise UserInputError(f"{where}.family", f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
+    specs = list(_instance_specs(family, grid, base, where))
+    objectives = _objectives(family, grid.get("objectives"), f"{where}.objectives")
+    metrics = _metrics(family, grid.get("metrics", []), f"{where}.metrics")
+    keep = grid.get("keep_schedules", True)
+    if not isinstance(keep, bool):
+        raise UserInputError(f"{where}.keep_schedules", f"must be true or false, got {keep!r}")
+    algorithms = _heuristics(family, grid, where) + _solvers(grid.get("solvers", []), f"{where}.solvers")
+    if not algorithms:
+        raise UserInputError(f"{where}.heuristics", "a grid needs heuristics or solvers to run")
+    tasks = []
+    for spec in specs:
+        cells = tuple(Cell(cell_id(spec, objective, kind, name, options, limit), spec, objective, kind, name,
+                           options, limit, metrics, keep)
+                      for objective in objectives for kind, name, options, limit in algorithms)
+        tasks.append(Task(experiment, spec, cells))
+    return tasks
+
+
+def _instance_specs(family: str, grid: dict, base: Path, where: str):
+    if "instances" in grid:
+        if "generator" in grid:
+            raise UserInputError(f"{where}.instances", "give a generator or instance files, not both")
+        pattern = grid["instances"]
+        if not isinstance(pattern, str):
+            raise UserInputError(f"{where}.instances", f"must be a glob pattern string, got {pattern!r}")
+        paths = sorted(glob.glob(str(base / pattern), recursive=True))
+        if not paths:
+            raise UserInputError(f"{where}.instances", f"no file matches {pattern!r} (relative to {base})")
+        for path in paths:
+            digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+            yield InstanceSpec(family, "file", {"file": _portable(path)}, {"file": Path(path).name},
+                               file_hash=digest)
+        return
+    generator = grid.get("generator")
+    known = families.generators()
+    if generator not in known:
+        raise UserInputError(f"{where}.generator", f"unknown generator {generator!r} (known: {', '.join(sorted(known))})")
+    params, vary = grid.get("params", {}), grid.get("vary", {})
+    _table(params, f"{where}.params")
+    _table(vary, f"{where}.vary")
+    for key, values in vary.items():
+        if not isinstance(values, list) or not values:
+            raise UserInputError(f"{where}.vary.{key}", f"must be a non-empty array of values, got {values!r}")
+        if key in params:
+            raise UserInputError(f"{where}.vary.{key}", "is also a fixed parameter in params")
+    seeds = _seeds(grid.get("seeds", 1), f"{where}.seeds")
+    axes = list(vary)
+    for values in itertools.product(*(vary[a] for a in axes)):
+        size = dict(zip(axes, values))
+        for seed in seeds:
+            yield InstanceSpec(family, generator, {**params, **size}, size, seed)
+
+
+def _portable(path: str) -> str:
+    """A file instance's path as stored: relative to the working directory when inside it."""
+    resolved = Path(path).resolve()
+    try:
+        return str(resolved.relative_to(Path.cwd()))
+    except ValueError:
+        return str(resolved)
+
+
+def _table(value: Any, where: str) -> None:
+    if not isinstance(value, dict):
+        raise UserInputError(where, f"must be a table, got {value!r}")
+
+
+def _seeds(value: Any, where: str) -> list[int]:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+        return list(range(value))
+    if isinstance(value, list) and value and all(isinstance(s, int) and not isinstance(s, bool) for s in value):
+        if len(set(value)) != len(value):
+            raise UserInputError(where, "repeats a seed")
+        return value
+    raise UserInputError(where, f"must be a count >= 1 or a non-empty array of integer seeds, got {value!r}")
+
+
+def _objectives(family: str, value: Any, where: str) -> list[str]:
+    known = families.objectives(family)
+    if value is None:
+        return [known[0]]
+    if not isinstance(value, list) or not value:
+        raise UserInputError(where, f"must be a non-empty array of objective names, got {value!r}")
+    for name in value:
+        if name not in known:
+            raise UserInputError(where, f"{name!r} is not an objective of {family} (known: {', '.join(known)})")
+    return list(dict.fromkeys(value))
+
+
+def _metrics(family: str, value: Any, where: str) -> tuple[str, ...]:
+    known = families.metrics(family)
+    if not isinstance(value, list):
+        raise UserInputError(where, f"must be an array of metric names, got {value!r}")
+    for name in value:
+        if name not in known:
+            raise UserInputError(where, f"{name!r} is not a metric of {family} (known: {', '.join(known) or 'none'})")
+    return tuple(dict.fromkeys(value))
+
+
+def _heuristics(family: str, grid: dict, where: str) -> list[tuple[str, str, dict, float | None]]:
+    """(kind, name, options, time limit) of every heuristic with every combination of its option axes."""
+    known = families.heuristics(family)
+    names = grid.get("heuristics", [])
+    if names == "all":
+        names = list(known)
+    if not isinstance(names, list):
+        raise UserInputError(f"{where}.heuristics", f"must be \"all\" or an array of names, got {names!r}")
+    for name in names:
+        if name not in known:
+            raise UserInputError(f"{where}.heuristics", f"unknown {family} heuristic {name!r} "
+                                                        f"(known: {', '.join(known) or 'none'})")
+    axes = grid.get("heuristic_options", {})
+    _table(axes, f"{where}.heuristic_options")
+    for key, values in axes.items():
+        if not isinstance(values, list) or not values:
+            raise UserInputError(f"{where}.heuristic_options.{key}", f"must be a non-empty array, got {values!r}")
+    keys = list(axes)
+    combos = [dict(zip(keys, values)) for values in itertools.product(*(axes[k] for k in keys))]
+    return [("heuristic", name, options, None) for name in dict.fromkeys(names) for options in combos]
+
+
+def _solvers(entries: Any, where: str) -> list[tuple[str, str, dict, float | None]]:
+    if not isinstance(entries, list):
+        raise UserInputError(where, "must be an array of tables such as { name = \"cpsat\", time_limit = 10 }")
+    out = []
+    for index, entry in enumerate(entries):
+        place = f"{where}[{index}]"
+        _known(entry, SOLVER_KEYS, place)
+        name = entry.get("name")
+        if name not in SOLVERS:
+            raise UserInputError(f"{place}.name", f"unknown solver {name!r} (known: {', '.join(SOLVERS)})")
+        limit = entry.get("time_limit", DEFAULT_TIME_LIMIT)
+        if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
+            raise UserInputError(f"{place}.time_limit", f"must be a number of seconds > 0, got {limit!r}")
+        workers = entry.get("workers", 1)
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise UserInputError(f"{place}.workers", f"must be an integer >= 1, got {workers!r}")
+        out.append(("solver", name, {"workers": workers}, float(limit)))
+    return out
+
+
+def _claims_task(experiment: str, entry: dict, where: str) -> Task:
+    family = entry.get("family")
+    if family not in ledgers():
+        raise UserInputError(f"{where}.family", f"no claims ledger for {family!r} (known: {', '.join(ledgers())})")
+    options = {"instances": entry.get("instances", 100), "seed": entry.get("seed", 0),
+               "solver": entry.get("solver", "cpsat")}
+    limit = entry.get("time_limit", 20.0)
+    for key, value in (("instances", options["instances"]), ("seed", options["seed"])):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise UserInputError(f"{where}.{key}", f"must be an integer >= 0, got {value!r}")
+    if options["solver"] not in ("cpsat", "milp"):
+        raise UserInputError(f"{where}.solver", f"must be cpsat or milp, got {options['solver']!r}")
+    if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
+        raise UserInputError(f"{where}.time_limit", f"must be a number of seconds > 0, got {limit!r}")
+    spec = InstanceSpec(family, "claims", options, {"instances": options["instances"]}, options["seed"])
+    cell = Cell(cell_id(spec, None, "claims", family, {}, float(limit)), spec, None, "claims", family, {},
+                float(limit), (), False)
+    return Task(experiment, spec, (cell,))
+
+
+def ledgers() -> list[str]:
+    """The families with a claims ledger: every ``schedbench.claims.<family>_run`` module."""
+    import schedbench.claims
+
+    return sorted(m.name.removesuffix("_run") for m in pkgutil.iter_modules(schedbench.claims.__path__)
+                  if m.name.endswith("_run"))
+
+
+def select_batch(tasks: tuple[Task, ...], batch: tuple[int, int] | None) -> tuple[Task, ...]:
+    """Batch K of N (1-based) for job arrays: tasks dealt round-robin in a fixed order."""
+    if batch is None:
+        return tasks
+    k, n = batch
+    ordered = sorted(tasks, key=lambda t: canonical(t.instance.key()))
+    return tuple(t for i, t in enumerate(ordered) if i % n == k - 1)
+
+
+def parse_batch(text: str | None) -> tuple[int, int] | None:
+    if text is None:
+        return None
+    k, slash, n = text.partition("/")
+    if slash and k.isdigit() and n.isdigit() and 1 <= int(k) <= int(n):
+        return int(k), int(n)
+    raise UserInputError("--batch", f"must be K/N with 1 <= K <= N, e.g. 2/8, got {text!r}")

@@ -1,0 +1,63 @@
+"""Harness throughput: cells per second for a pure-heuristic grid and an
+exact-solver grid, with 1 and 2 local workers, each into a fresh store.
+
+``python -m schedbench.bench.harness_speed [--seeds N]``. The time includes
+building each instance, validating every schedule, the exact metrics and
+one store transaction per instance, which is what a user's grid pays.
+"""
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+from schedbench.bench.experiment import parse
+from schedbench.bench.runner import run_experiment
+from schedbench.bench.store import Store
+
+
+def grids(seeds: int) -> dict[str, dict]:
+    heuristic = {"name": "speed-heuristic", "grid": [
+        {"family": "pcmax", "generator": "pcmax-uniform", "params": {"jobs": 30, "machines": 4}, "seeds": seeds,
+         "heuristics": "all"},
+        {"family": "campaign", "generator": "small", "seeds": seeds, "heuristics": ["fcfs", "faircamp", "ostrich"],
+         "objectives": ["sum-user-flow", "max-campaign-stretch"]},
+        {"family": "mosp", "generator": "mosp-small", "seeds": seeds, "heuristics": "all"},
+    ]}
+    exact = {"name": "speed-exact", "grid": [
+        {"family": "pcmax", "generator": "pcmax-uniform", "params": {"jobs": 10, "machines": 3},
+         "seeds": max(1, seeds // 10), "solvers": [{"name": "cpsat", "time_limit": 10}]},
+        {"family": "campaign", "generator": "small", "seeds": max(1, seeds // 10),
+         "objectives": ["sum-user-flow"], "solvers": [{"name": "cpsat", "time_limit": 10}]},
+        {"family": "mosp", "generator": "mosp-small", "seeds": max(1, seeds // 10),
+         "solvers": [{"name": "cpsat", "time_limit": 10}]},
+    ]}
+    return {"pure heuristic": heuristic, "exact solver (CP-SAT, 1 search worker)": exact}
+
+
+def measure(data: dict, workers: int) -> tuple[int, float]:
+    experiment = parse(data, "", Path.cwd(), False, data["name"])
+    with tempfile.TemporaryDirectory() as folder, Store(Path(folder) / "speed.sqlite") as store:
+        began = time.perf_counter()
+        summary = run_experiment(experiment, store, workers)
+        elapsed = time.perf_counter() - began
+    bad = {s: n for s, n in summary.statuses.items() if s not in ("feasible", "optimal")}
+    if bad:
+        raise SystemExit(f"{data['name']}: cells ended {bad}")
+    return summary.ran, elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seeds", type=int, default=200, help="instances per heuristic grid (exact: a tenth)")
+    args = parser.parse_args()
+    print("| grid | workers | cells | seconds | cells/s |")
+    print("|---|---:|---:|---:|---:|")
+    for label, data in grids(args.seeds).items():
+        for workers in (1, 2):
+            cells, elapsed = measure(data, workers)
+            print(f"| {label} | {workers} | {cells} | {elapsed:.1f} | {cells / elapsed:,.1f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

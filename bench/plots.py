@@ -1,0 +1,284 @@
+"""Figures from a results store, following an experiment's ``[[figure]]``
+tables (README, "Experiments"), and Gantt charts of single schedules.
+
+Each figure is written as NAME.png and NAME.pdf. Means carry 95% Student t
+confidence intervals as error bars, as the papers show them. Drawing uses
+matplotlib's object interface (``Figure``, rendered by Agg), never pyplot's
+global state.
+"""
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from schedbench.bench.analysis import check_field, field, half_width, mean, ratio_rows, sort_key
+from schedbench.errors import UserInputError
+
+KINDS = ("line", "hist", "bar", "box")
+FIGURE_KEYS = {"name", "title", "kind", "where", "x", "y", "series", "xlabel", "ylabel", "bins"}
+GANTT_LEGEND_MAX = 12
+TICKS_MAX = 12      # a line figure labels each x value when there are at most this many
+
+
+def check_figure(spec: Any, where: str) -> None:
+    """Reject a malformed ``[[figure]]`` table, naming the field (call it when an experiment is loaded)."""
+    if not isinstance(spec, dict):
+        raise UserInputError(where, "must be a table")
+    for key in spec:
+        if key not in FIGURE_KEYS:
+            raise UserInputError(f"{where}.{key}", f"unknown key (known: {', '.join(sorted(FIGURE_KEYS))})")
+    name = spec.get("name")
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
+        raise UserInputError(f"{where}.name", f"must be a file name of letters, digits, '_', '.', '-', got {name!r}")
+    if spec.get("kind") not in KINDS:
+        raise UserInputError(f"{where}.kind", f"must be one of {', '.join(KINDS)}, got {spec.get('kind')!r}")
+    if "y" not in spec:
+        raise UserInputError(f"{where}.y", "is required (value, ratio_to_optimum, ratio_to_bound, metrics.NAME, ...)")
+    if spec["kind"] == "line" and "x" not in spec:
+        raise UserInputError(f"{where}.x", "a line figure needs x")
+    for key in ("x", "y", "series"):
+        if key in spec:
+            check_field(spec[key], f"{where}.{key}")
+    filters = spec.get("where", {})
+    if not isinstance(filters, dict):
+        raise UserInputError(f"{where}.where", "must be a table of field = value")
+    for key in filters:
+        check_field(key, f"{where}.where.{key}")
+    bins = spec.get("bins", 20)
+    if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
+        raise UserInputError(f"{where}.bins", f"must be an integer >= 1, got {bins!r}")
+
+
+def figure_specs(runs: list[dict[str, Any]], experiment: str | None = None) -> list[tuple[str, dict]]:
+    """(experiment, figure table) of every figure of the experiments run into
+    the store (each as of its latest run), or of the one named."""
+    texts: dict[str, str] = {}
+    for run in runs:
+        if experiment is None or run["experiment"] == experiment:
+            texts[run["experiment"]] = run["experiment_text"] or ""
+    specs = []
+    for name, text in sorted(texts.items()):
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise UserInputError("STORE", f"the stored text of experiment {name!r} is not valid TOML: {exc}") from None
+        figures = data.get("figure", [])
+        if not isinstance(figures, list):
+            raise UserInputError(f"{name}: figure", "must be an array of tables ([[figure]])")
+        for index, spec in enumerate(figures):
+            check_figure(spec, f"{name}: figure[{index}]")
+            specs.append((name, spec))
+    return specs
+
+
+def figure_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every row, heuristic rows with their ratios (what figures select from)."""
+    return ratio_rows(rows) + [r for r in rows if r["kind"] != "heuristic"]
+
+
+def _matches(row: dict[str, Any], filters: dict[str, Any]) -> bool:
+    """Every filter holds; a filter value that is an array means "one of"."""
+    for name, wanted in filters.items():
+        value = field(row, name)
+        if not (value in wanted if isinstance(wanted, list) else value == wanted):
+            return False
+    return True
+
+
+def _points(spec: dict, rows: list[dict[str, Any]]) -> dict[Any, list[tuple[Any, Any]]]:
+    """series value -> [(x, y)] of the selected rows whose y is present."""
+    out: dict[Any, list[tuple[Any, Any]]] = {}
+    for row in rows:
+        if not _matches(row, spec.get("where", {})):
+            continue
+        y = field(row, spec["y"])
+        if y is None:
+            continue
+        if isinstance(y, (str, bool)):
+            raise UserInputError(f"figure {spec['name']}.y", f"{spec['y']} is not numeric (got {y!r})")
+        x = field(row, spec["x"]) if "x" in spec else None
+        series = field(row, spec["series"]) if "series" in spec else None
+        out.setdefault(series, []).append((x, y))
+    return dict(sorted(out.items(), key=lambda item: sort_key(item[0])))
+
+
+def _label(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def _numeric(values: list[Any]) -> bool:
+    return all(sort_key(v)[0] == 0 for v in values)
+
+
+def _position(value: Any) -> float:
+    return float(sort_key(value)[1])
+
+
+def _mean_ci(values: list) -> tuple[float, float]:
+    """Mean and CI half-width (0 for one value), floats for drawing."""
+    return float(mean(values)), half_width(values) or 0.0
+
+
+def draw(spec: dict, rows: list[dict[str, Any]], out_dir: Path, stem: str | None = None) -> list[Path]:
+    """Draw one figure from ``figure_rows`` output; returns the PNG and PDF paths."""
+    from matplotlib.figure import Figure
+
+    points = _points(spec, rows)
+    figure = Figure(figsize=(7, 4.5), layout="constrained")
+    ax = figure.add_subplot()
+    if points:
+        DRAWERS[spec["kind"]](ax, points, spec)
+        if len(points) > 1 or None not in points:
+            ax.legend(title=spec.get("series"), fontsize="small")
+    else:
+        ax.text(0.5, 0.5, "no rows match this figure", ha="center", va="center", transform=ax.transAxes)
+    ax.set_title(spec.get("title", spec["name"]))
+    ax.set_xlabel(spec.get("xlabel", spec.get("x", spec["y"] if spec["kind"] == "hist" else "")))
+    ax.set_ylabel(spec.get("ylabel", "count" if spec["kind"] == "hist" else spec["y"]))
+    ax.grid(True, alpha=0.3)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = [out_dir / f"{stem or spec['name']}.{suffix}" for suffix in ("png", "pdf")]
+    for path in paths:
+        figure.savefig(path, dpi=120)
+    return paths
+
+
+def _line(ax, points: dict, spec: dict) -> None:
+    """Mean of y per x, one line per series, with 95% CI error bars."""
+    xs = sorted({x for pairs in points.values() for x, _ in pairs}, key=sort_key)
+    numeric = _numeric(xs)
+    for series, pairs in points.items():
+        by_x: dict[Any, list] = {}
+        for x, y in pairs:
+            by_x.setdefault(x, []).append(y)
+        ordered = sorted(by_x, key=sort_key)
+        stats = [_mean_ci(by_x[x]) for x in ordered]
+        positions = [_position(x) if numeric else xs.index(x) for x in ordered]
+        ax.errorbar(positions, [m for m, _ in stats], yerr=[h for _, h in stats], marker="o", capsize=3,
+                    label=_label(series))
+    if not numeric:
+        ax.set_xticks(range(len(xs)), [_label(x) for x in xs])
+    elif len(xs) <= TICKS_MAX:
+        ax.set_xticks([_position(x) for x in xs], [_label(x) for x in xs])
+
+
+def _hist(ax, points: dict, spec: dict) -> None:
+    """Histograms of y per series on shared bins."""
+    import numpy
+
+    values = {s: [float(y) for _, y in pairs] for s, pairs in points.items()}
+    edges = numpy.histogram_bin_edges([v for vs in values.values() for v in vs], bins=spec.get("bins", 20))
+    for series, vs in values.items():
+        ax.hist(vs, bins=edges, alpha=0.6 if len(values) > 1 else 0.9, label=_label(series))
+
+
+def _grouped(points: dict) -> tuple[list, list, dict]:
+    """Categories (x values, or one) on the axis, series side by side within each."""
+    categories = sorted({x for pairs in points.values() for x, _ in pairs}, key=sort_key)
+    cells: dict[tuple, list] = {}
+    for series, pairs in points.items():
+        for x, y in pairs:
+            cells.setdefault((x, series), []).append(y)
+    return categories, list(points), cells
+
+
+def _offsets(count: int) -> tuple[list[float], float]:
+    width = 0.8 / count
+    return [(i - (count - 1) / 2) * width for i in range(count)], width
+
+
+def _bar(ax, points: dict, spec: dict) -> None:
+    """Mean of y per category and series, with 95% CI error bars."""
+    categories, series_list, cells = _grouped(points)
+    offsets, width = _offsets(len(series_list))
+    for offset, series in zip(offsets, series_list):
+        present = [(i, cells[(x, series)]) for i, x in enumerate(categories) if (x, series) in cells]
+        stats = [_mean_ci(values) for _, values in present]
+        ax.bar([i + offset for i, _ in present], [m for m, _ in stats], width, yerr=[h for _, h in stats],
+               capsize=3, label=_label(series))
+    _category_ticks(ax, categories)
+
+
+def _box(ax, points: dict, spec: dict) -> None:
+    """Distribution of y per category and series."""
+    categories, series_list, cells = _grouped(points)
+    offsets, width = _offsets(len(series_list))
+    from matplotlib import rcParams
+
+    cycle = rcParams["axes.prop_cycle"].by_key()["color"]
+    for index, (offset, series) in enumerate(zip(offsets, series_list)):
+        present = [(i, cells[(x, series)]) for i, x in enumerate(categories) if (x, series) in cells]
+        colour = cycle[index % len(cycle)]
+        parts = ax.boxplot([[float(v) for v in values] for _, values in present],
+                           positions=[i + offset for i, _ in present], widths=width * 0.9, patch_artist=True,
+                           manage_ticks=False, medianprops={"color": "black"})
+        for box in parts["boxes"]:
+            box.set_facecolor(colour)
+        parts["boxes"][0].set_label(_label(series))
+    _category_ticks(ax, categories)
+
+
+def _category_ticks(ax, categories: list) -> None:
+    ax.set_xticks(range(len(categories)), [_label(x) for x in categories])
+
+
+DRAWERS = {"line": _line, "hist": _hist, "bar": _bar, "box": _box}
+
+
+def draw_all(specs: list[tuple[str, dict]], rows: list[dict[str, Any]], out_dir: Path) -> list[tuple[dict, list[Path]]]:
+    """Every figure, each from its own experiment's rows of ``figure_rows``
+    output; a name taken by an earlier experiment's figure becomes EXPERIMENT-NAME."""
+    taken: set[str] = set()
+    drawn = []
+    for experiment, spec in specs:
+        stem = spec["name"] if spec["name"] not in taken else f"{experiment}-{spec['name']}"
+        taken.add(stem)
+        drawn.append((spec, draw(spec, [r for r in rows if r["experiment"] == experiment], out_dir, stem)))
+    return drawn
+
+
+def _natural(text: str) -> tuple:
+    """'m10' after 'm9': digit runs compare as numbers."""
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text))
+
+
+def gantt(bars: list, out: Path, title: str = "") -> Path:
+    """A Gantt chart: one lane per row (natural order, top down), one colour per
+    group, a legend when there are few groups. PNG or PDF by ``out``'s suffix."""
+    from matplotlib import colormaps
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Patch
+
+    out = Path(out)
+    if out.suffix not in (".png", ".pdf"):
+        raise UserInputError("--out", f"a Gantt chart is written as .png or .pdf, not {out.name!r}")
+    lanes = sorted({b.row for b in bars}, key=_natural)
+    group_names = sorted({b.group for b in bars}, key=_natural)
+    palette = colormaps["tab10" if len(group_names) <= 10 else "tab20"]
+    colours = {g: palette(i % palette.N) for i, g in enumerate(group_names)}
+    figure = Figure(figsize=(9, 1.2 + 0.45 * max(len(lanes), 1)), layout="constrained")
+    ax = figure.add_subplot()
+    lane = {name: i for i, name in enumerate(lanes)}
+    for bar in bars:
+        ax.barh(lane[bar.row], bar.length, left=bar.start, height=0.8, color=colours[bar.group],
+                edgecolor="black", linewidth=0.5)
+    ax.set_yticks(range(len(lanes)), lanes)
+    ax.invert_yaxis()
+    ax.set_xlabel("time")
+    ax.set_title(title)
+    if not bars:
+        ax.text(0.5, 0.5, "no jobs", ha="center", va="center", transform=ax.transAxes)
+    if 0 < len(group_names) <= GANTT_LEGEND_MAX:
+        ax.legend(handles=[Patch(color=colours[g], label=g) for g in group_names], fontsize="small",
+                  loc="upper left", bbox_to_anchor=(1.01, 1))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(out, dpi=120)
+    return out
+
+
+def gantt_of(instance, schedule, out: Path, title: str = "") -> Path:
+    """The Gantt chart of a schedule of an instance (bars from the family door)."""
+    from schedbench.bench.families import gantt_bars
+
+    return gantt(gantt_bars(instance, schedule), out, title or getattr(instance, "name", "") or instance.family)

@@ -1,0 +1,195 @@
+"""The results store: one SQLite row per finished cell.
+
+Only the process that runs a grid writes, one transaction per finished
+task, so a run killed at any moment (SIGKILL included) leaves every
+committed cell intact and loses only the cells in flight; SQLite's journal
+makes each commit all-or-nothing. Exact values are stored as ``"num/den"``
+text beside a float copy for sorting and display.
+"""
+
+import csv
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from schedbench.errors import UserInputError
+
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("cell_id", "TEXT PRIMARY KEY"),   # sha256 of the cell's canonical key (see bench.experiment)
+    ("experiment", "TEXT"),
+    ("family", "TEXT"),
+    ("generator", "TEXT"),             # generator name, or "file"
+    ("params", "TEXT"),                # canonical JSON of the generator's parameters (seed apart)
+    ("size", "TEXT"),                  # the varied parameters, the grouping key of the tables
+    ("seed", "INTEGER"),
+    ("instance_hash", "TEXT"),         # sha256 of the canonical instance JSON
+    ("instance_name", "TEXT"),
+    ("objective", "TEXT"),
+    ("sense", "TEXT"),                 # min or max
+    ("kind", "TEXT"),                  # heuristic, solver or claims
+    ("algorithm", "TEXT"),
+    ("options", "TEXT"),               # canonical JSON of the algorithm's options
+    ("algorithm_version", "TEXT"),
+    ("status", "TEXT"),                # optimal, feasible, infeasible, unknown, invalid, error
+    ("value", "TEXT"),                 # exact "num/den"
+    ("value_float", "REAL"),
+    ("bound", "TEXT"),                 # exact proven bound (a heuristic's row: the family's cheap bound)
+    ("bound_float", "REAL"),
+    ("wall_time", "REAL"),
+    ("solver", "TEXT"),
+    ("solver_version", "TEXT"),
+    ("time_limit", "REAL"),
+    ("machine", "TEXT"),
+    ("metrics", "TEXT"),               # JSON object of extra metrics, exact values as "num/den"
+    ("schedule", "TEXT"),              # JSON schedule, when the experiment keeps them
+    ("error", "TEXT"),
+    ("finished_at", "TEXT"),
+    ("run_id", "INTEGER"),
+)
+NAMES = tuple(name for name, _ in COLUMNS)
+# What a rerun must reproduce: everything but timing, place and provenance.
+VALUE_COLUMNS = tuple(n for n in NAMES if n not in ("wall_time", "machine", "finished_at", "run_id", "experiment"))
+
+RUN_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("run_id", "INTEGER PRIMARY KEY"),
+    ("experiment", "TEXT"),
+    ("experiment_text", "TEXT"),       # the TOML file as run, for provenance and the figures
+    ("quick", "INTEGER"),
+    ("command", "TEXT"),
+    ("started_at", "TEXT"),
+    ("machine", "TEXT"),
+    ("versions", "TEXT"),              # JSON: python, schedbench, ortools, pulp, git commit
+)
+
+
+def exact(value: Fraction | int | None) -> str | None:
+    return None if value is None else str(Fraction(value))
+
+
+def fraction(text: str | None) -> Fraction | None:
+    return None if text is None else Fraction(text)
+
+
+class Store:
+    """An open results store; ``with Store(path) as store: ...``."""
+
+    def __init__(self, path: str | Path, create: bool = True) -> None:
+        """``create=False``: open an existing store read-only."""
+        path = Path(path)
+        if not create and not path.is_file():
+            raise UserInputError("STORE", f"no results store at {path}")
+        try:
+            if create:
+                self.db = sqlite3.connect(path, timeout=60, isolation_level=None)
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=NORMAL")
+                self._create()
+            else:  # a reader takes no lock a running grid would wait for (or make it wait)
+                self.db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=60,
+                                          isolation_level=None)
+            self._check()
+        except sqlite3.DatabaseError as exc:
+            raise UserInputError("STORE", f"{path} is not a schedbench results store ({exc})") from None
+        self.path = path
+
+    def _create(self) -> None:
+        self.db.execute(f"CREATE TABLE IF NOT EXISTS cells ({', '.join(f'{n} {t}' for n, t in COLUMNS)})")
+        self.db.execute(f"CREATE TABLE IF NOT EXISTS runs ({', '.join(f'{n} {t}' for n, t in RUN_COLUMNS)})")
+
+    def _check(self) -> None:
+        have = {row[1] for row in self.db.execute("PRAGMA table_info(cells)")}
+        if have != set(NAMES):
+            raise sqlite3.DatabaseError(f"its cells table has columns {sorted(have)}")
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.db.close()
+
+    def add_run(self, run: dict[str, Any]) -> int:
+        names = [n for n, _ in RUN_COLUMNS if n != "run_id"]
+        cursor = self.db.execute(f"INSERT INTO runs ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
+                                 [run.get(n) for n in names])
+        return cursor.lastrowid
+
+    def runs(self) -> list[dict[str, Any]]:
+        cursor = self.db.execute("SELECT * FROM runs ORDER BY run_id")
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row)) for row in cursor]
+
+    def finished(self) -> set[str]:
+        return {row[0] for row in self.db.execute("SELECT cell_id FROM cells")}
+
+    def add(self, rows: Iterable[dict[str, Any]]) -> int:
+        """Insert finished cells in one transaction; a cell already stored is kept. Returns rows added."""
+        placeholders = ", ".join("?" * len(NAMES))
+        with self.db:  # one transaction: all rows of the task or none
+            self.db.execute("BEGIN IMMEDIATE")
+            before = self.db.total_changes
+            self.db.executemany(f"INSERT OR IGNORE INTO cells ({', '.join(NAMES)}) VALUES ({placeholders})",
+                                [[row.get(n) for n in NAMES] for row in rows])
+            return self.db.total_changes - before
+
+    def rows(self, where: str = "", args: tuple = ()) -> Iterator[dict[str, Any]]:
+        """Every stored cell as a dict (ordered by cell_id), ``where`` an SQL condition."""
+        sql = "SELECT * FROM cells" + (f" WHERE {where}" if where else "") + " ORDER BY cell_id"
+        cursor = self.db.execute(sql, args)
+        names = [d[0] for d in cursor.description]
+        for row in cursor:
+            yield dict(zip(names, row))
+
+    def count(self) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM cells").fetchone()[0]
+
+    def merge(self, other: str | Path) -> tuple[int, list[str]]:
+        """Join another store into this one: new cells are added, cells already
+        here are kept. Returns the number added and the ids of cells whose
+        stored values differ between the two stores (for the caller to report)."""
+        source = Store(other, create=False)
+        try:
+            mine = {row["cell_id"]: row for row in self.rows()}
+            added, differ, run_ids = [], [], {}
+            for run in source.runs():
+                old = run.pop("run_id")
+                run_ids[old] = self.add_run(run)
+            for row in source.rows():
+                here = mine.get(row["cell_id"])
+                if here is None:
+                    added.append({**row, "run_id": run_ids.get(row["run_id"])})
+                elif any(here[n] != row[n] for n in VALUE_COLUMNS if n != "schedule"):
+                    differ.append(row["cell_id"])
+            return (self.add(added) if added else 0), differ
+        finally:
+            source.close()
+
+    def export(self, path: str | Path) -> int:
+        """Write every cell to ``path``: CSV for ``.csv``, Parquet for ``.parquet``."""
+        rows = list(self.rows())
+        path = Path(path)
+        if path.suffix == ".csv":
+            with path.open("w", newline="") as out:
+                writer = csv.DictWriter(out, fieldnames=NAMES)
+                writer.writeheader()
+                writer.writerows(rows)
+        elif path.suffix == ".parquet":
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            types = {"INTEGER": pa.int64(), "REAL": pa.float64()}
+            schema = pa.schema([(n, types.get(t.split()[0], pa.string())) for n, t in COLUMNS])
+            pq.write_table(pa.Table.from_pylist(rows, schema=schema), path)
+        else:
+            raise UserInputError("--out", f"export writes .csv or .parquet files, not {path.name!r}")
+        return len(rows)
+
+
+def canonical(obj: Any) -> str:
+    """The one JSON spelling of a value, for keys and hashes."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))

@@ -1,0 +1,148 @@
+"""``schedbench certify`` and ``regress``: the certified corpus and the
+heuristics' regression test against it."""
+
+import sys
+import time
+
+import click
+
+from schedbench.errors import UserInputError
+
+
+def _bar(description: str, unit: str):
+    """A progress wrapper for a task list: tqdm on stderr."""
+    from tqdm import tqdm
+
+    return lambda items: tqdm(items, desc=description, unit=unit, file=sys.stderr, disable=None)
+
+
+def _table_path(table):
+    from schedbench.bench.corpus import default_table
+
+    return table or default_table()
+
+
+@click.command()
+@click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
+@click.option("--objective", "objectives", multiple=True,
+              help="Objective to certify (repeatable); default: every objective of the instance's family.")
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="Seconds per backend per (instance, objective).")
+@click.option("--table", type=click.Path(dir_okay=False), default=None,
+              help="Known-values table; default: the shipped instances/corpus/known_values.csv.")
+def certify(files, objectives, time_limit, table) -> None:
+    """Certify FILES (default: every corpus instance not yet opt or
+    infeasible) with both backends and merge what is proven into the table.
+
+    opt needs CP-SAT and MILP to prove the same optimum, or one proof equal
+    to the family's cheap bound; infeasible needs both. A file outside the
+    table's folder is copied in as <family>/<file name>. Entries never get
+    worse. Exit 1, naming them, when proofs contradict each other (those
+    entries are not written).
+    """
+    from schedbench.bench.corpus import read_table, status_counts
+    from schedbench.bench.corpus import certify as run_certify
+
+    path = _table_path(table)
+    report = run_certify(files, objectives, time_limit, path, _bar("certify", "entry"))
+    changed = undecided = 0
+    for old, new, instance, objective in report.changes:
+        if new is None:
+            undecided += 1
+            click.echo(f"{instance} {objective}: undecided in {time_limit:g} s")
+        elif new != old:
+            changed += 1
+            value = "" if new.value is None else f" value {new.value}"
+            bound = "" if new.bound is None else f" bound {new.bound}"
+            was = f"was {old.status}" if old else "new"
+            click.echo(f"{instance} {objective}: {new.status}{value}{bound} ({new.solvers}; {was})")
+    tried = len(report.changes) + len(report.refused)
+    click.echo(f"{tried} entries tried: {changed} changed, {tried - changed - undecided - len(report.refused)} "
+               f"unchanged, {undecided} undecided, {len(report.refused)} refused")
+    click.echo(f"{path}:")
+    for family, counts in sorted(status_counts(read_table(path)).items()):
+        click.echo(f"  {family:16} " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
+    if report.refused:
+        for line in report.refused:
+            click.echo(f"schedbench: refused {line}", err=True)
+        sys.exit(1)
+
+
+@click.command()
+@click.option("--update", is_flag=True,
+              help="Record new and improved ratios in the baseline, drop stale rows (worse ones still fail).")
+@click.option("--family", default=None, help="Only this family's entries (required with --heuristic).")
+@click.option("--heuristic", "spec", default=None, metavar="MODULE:FUNCTION",
+              help="Instead: the ratio table of your function f(instance) -> schedule "
+                   "(importable module, or path/to/file.py:function) on --family's certified optima.")
+@click.option("--table", type=click.Path(dir_okay=False), default=None,
+              help="Known-values table; default: the shipped instances/corpus/known_values.csv.")
+@click.option("--baseline", type=click.Path(dir_okay=False), default=None,
+              help="Ratio baseline; default: heuristic_ratios.csv beside the table.")
+def regress(update, family, spec, table, baseline) -> None:
+    """Replay every heuristic on every certified optimum and compare each
+    exact ratio value / optimum with the baseline.
+
+    Exit 1, listing each, when a ratio got worse (higher; lower for a
+    maximised objective), a schedule stopped validating or a heuristic
+    crashed or stopped applying. Improvements and new heuristics are
+    reported; --update records them.
+    """
+    from schedbench.model import FAMILIES
+
+    if family is not None and family not in FAMILIES:
+        raise UserInputError("--family", f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
+    path = _table_path(table)
+    if spec is not None:
+        if family is None:
+            raise UserInputError("--family", "--heuristic needs the family its function schedules")
+        if update:
+            raise UserInputError("--update", "records the registered heuristics; it does not take --heuristic")
+        _user_table(spec, family, path)
+        return
+    from schedbench.bench import regress as reg
+
+    began = time.perf_counter()
+    outcomes, expected = reg.replay(path, family, _bar("regress", "instance"))
+    baseline_path = baseline or reg.default_baseline(path)
+    stored, others = reg.split(reg.read_baseline(baseline_path), path, family)
+    found = reg.compare(outcomes, expected, stored)
+    for title, lines in (("new", found.new), ("stale", found.stale), ("better", found.improvements),
+                         ("REGRESSION", found.regressions)):
+        for line in lines:
+            click.echo(f"{title}: {line}")
+    if update:
+        reg.write_baseline(baseline_path, others | reg.updated(stored, outcomes, expected))
+        click.echo(f"baseline written: {baseline_path}")
+    _summary(reg.ratio_summary(outcomes))
+    click.echo(f"{len(outcomes)} ratios: {len(found.regressions)} regressions, {len(found.improvements)} better, "
+               f"{len(found.new)} new, {len(found.stale)} stale, {time.perf_counter() - began:.1f} s")
+    if found.regressions:
+        sys.exit(1)
+
+
+def _summary(rows) -> None:
+    click.echo(f"{'family':16} {'objective':22} {'heuristic':20} {'runs':>4} {'mean':>8} {'worst':>8}")
+    for family, objective, heuristic, runs, mean, worst in rows:
+        click.echo(f"{family:16} {objective:22} {heuristic:20} {runs:4} {float(mean):8.4f} {float(worst):8.4f}")
+
+
+def _user_table(spec: str, family: str, path) -> None:
+    """The user's heuristic: one line per entry, then mean and worst ratio per objective."""
+    from schedbench.bench import regress as reg
+
+    function = reg.load_function(spec)
+    outcomes = reg.user_outcomes(function, family, path, _bar(spec, "instance"))
+    for o in outcomes:
+        shown = o.problem or f"value {o.value}, optimum {o.entry.value}, ratio {o.ratio} ({float(o.ratio):.4f})"
+        click.echo(f"{o.entry.instance} {o.entry.objective}: {shown}")
+    for _, objective, _, runs, mean, worst in reg.ratio_summary(outcomes):
+        click.echo(f"{objective}: mean ratio {mean} ({float(mean):.4f}), worst {worst} ({float(worst):.4f}) "
+                   f"over {runs} instances")
+    failed = [o for o in outcomes if o.problem]
+    if failed:
+        click.echo(f"schedbench: {len(failed)} schedules invalid or failed", err=True)
+        sys.exit(1)
+
+
+COMMANDS = [certify, regress]

@@ -1,0 +1,171 @@
+"""``schedbench table``, ``plot`` and ``report``: a results store into tables,
+figures and an HTML page."""
+
+from pathlib import Path
+
+import click
+
+from schedbench.errors import UserInputError
+
+STORE = click.argument("store", type=click.Path(dir_okay=False))
+EXPERIMENT = click.option("--experiment", default=None, metavar="NAME",
+                          help="Only this experiment's cells (default: every cell in the store).")
+
+
+def _read(store: str, experiment: str | None) -> tuple[list[dict], list[dict]]:
+    """(runs, rows) of the store, rows restricted to the experiment if named."""
+    from schedbench.bench.analysis import select
+    from schedbench.bench.store import Store
+
+    with Store(store, create=False) as db:
+        runs, rows = db.runs(), list(db.rows())
+    return runs, select(rows, experiment, runs)
+
+
+@click.command()
+@STORE
+@EXPERIMENT
+@click.option("--format", "form", default="markdown", show_default=True, help="markdown, latex (booktabs) or csv.")
+@click.option("--kind", default="ratios", show_default=True,
+              help="ratios (heuristic / optimum and / best bound) or bounds (optima proven, gaps left open).")
+@click.option("--out", default=None, type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
+def table(store, experiment, form, kind, out) -> None:
+    """Print the ratio or bound table of STORE.
+
+    ratios: per family, size, objective and algorithm, n and the mean (with
+    its 95% Student t confidence interval), worst and 95th percentile of
+    heuristic / proven optimum and heuristic / best bound; for maximized
+    objectives worst is the minimum and the percentile the 5th. Ratios are
+    exact; CSV gives full-precision floats and num/den columns.
+    """
+    from schedbench.bench.tables import FORMATS, KINDS, render, store_tables
+
+    if form not in FORMATS:
+        raise UserInputError("--format", f"unknown format {form!r} (known: {', '.join(FORMATS)})")
+    if kind not in KINDS:
+        raise UserInputError("--kind", f"unknown table kind {kind!r} (known: {', '.join(KINDS)})")
+    _, rows = _read(store, experiment)
+    tables = store_tables(rows, kind)
+    text = render(tables, form) if tables else ""
+    if out:
+        Path(out).write_text(text, encoding="utf-8")
+        click.echo(f"{out}: {sum(len(t.rows) for t in tables)} rows")
+    elif tables:
+        click.echo(text, nl=False)
+    else:
+        click.echo(f"{store}: no cells to tabulate", err=True)
+
+
+class _FiguresByDefault(click.Group):
+    """``plot STORE ...`` means ``plot figures STORE ...``: figures are the common case."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ctx.help_option_names:
+            args = ["figures", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=_FiguresByDefault)
+def plot() -> None:
+    """Draw figures: an experiment's [[figure]] tables, or one schedule's Gantt chart.
+
+    \b
+    schedbench plot STORE [--experiment NAME] --out DIR   (= plot figures ...)
+    schedbench plot gantt INSTANCE_FILE SCHEDULE_FILE --out F.png
+    schedbench plot gantt STORE --cell CELL_ID --out F.png
+    """
+
+
+@plot.command()
+@STORE
+@EXPERIMENT
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder for NAME.png and NAME.pdf.")
+def figures(store, experiment, out) -> None:
+    """Draw every [[figure]] of the experiments run into STORE (their TOML
+    as stored with each run) as PNG and PDF into --out; means carry 95% CI
+    error bars. This is what "plot STORE" runs."""
+    from schedbench.bench.plots import draw_all, figure_rows, figure_specs
+
+    runs, rows = _read(store, experiment)
+    specs = figure_specs(runs, experiment)
+    if not specs:
+        raise UserInputError("STORE", "no [[figure]] table in the experiments run into this store"
+                                      + (f" (experiment {experiment})" if experiment else ""))
+    for _, paths in draw_all(specs, figure_rows(rows), Path(out)):
+        click.echo(" ".join(str(p) for p in paths))
+
+
+@plot.command()
+@click.argument("source", type=click.Path(dir_okay=False))
+@click.argument("schedule_file", required=False, type=click.Path(dir_okay=False))
+@click.option("--cell", default=None, metavar="CELL_ID", help="SOURCE is a store: draw this cell's schedule "
+                                                                "(a unique prefix of its id will do).")
+@click.option("--out", required=True, type=click.Path(dir_okay=False), help="The chart, .png or .pdf.")
+def gantt(source, schedule_file, cell, out) -> None:
+    """Draw a Gantt chart of one schedule: one lane per machine, one colour
+    per user / organization / job.
+
+    \b
+    plot gantt INSTANCE_FILE SCHEDULE_FILE --out F.png
+    plot gantt STORE --cell CELL_ID --out F.png
+    The second rebuilds the cell's instance from its generator call and
+    draws the schedule stored with it.
+    """
+    from schedbench.bench.plots import gantt_of
+    from schedbench.model import load_instance, load_schedule
+
+    if cell is None:
+        if schedule_file is None:
+            raise UserInputError("SCHEDULE_FILE", "give INSTANCE_FILE SCHEDULE_FILE, or STORE --cell CELL_ID")
+        instance = load_instance(source)
+        click.echo(gantt_of(instance, load_schedule(instance, schedule_file), Path(out)))
+        return
+    if schedule_file is not None:
+        raise UserInputError("SCHEDULE_FILE", "with --cell, give only the STORE")
+    instance, schedule, title = _stored_schedule(source, cell)
+    click.echo(gantt_of(instance, schedule, Path(out), title))
+
+
+def _stored_schedule(store: str, cell: str):
+    """(instance, schedule, title) of a stored cell, checking the rebuilt instance is the one that ran."""
+    import json
+    import re
+
+    from schedbench.bench.cells import instance_hash, rebuild_instance
+    from schedbench.bench.store import Store
+    from schedbench.model import schedule_from_json
+
+    if not re.fullmatch(r"[0-9a-f]+", cell):
+        raise UserInputError("--cell", f"a cell id is hexadecimal, got {cell!r}")
+    with Store(store, create=False) as db:
+        found = list(db.rows("cell_id LIKE ?", (cell + "%",)))
+    if len(found) != 1:
+        more = " (give more of the id)" if found else ""
+        raise UserInputError("--cell", f"{len(found)} cells match {cell!r}{more}")
+    row = found[0]
+    if row["schedule"] is None:
+        raise UserInputError("--cell", f"cell {row['cell_id'][:12]} has no stored schedule (status {row['status']}; "
+                                       "or its grid has keep_schedules = false)")
+    instance = rebuild_instance(row)
+    if row["instance_hash"] and instance_hash(instance) != row["instance_hash"]:
+        raise UserInputError("--cell", "its generator now builds a different instance than the one stored "
+                                       "(the code changed since the run)")
+    title = f"{row['algorithm']} on {row['instance_name'] or row['generator']} (seed {row['seed']}), {row['objective']}"
+    return instance, schedule_from_json(instance, json.loads(row["schedule"])), title
+
+
+@click.command()
+@STORE
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder for index.html and the figures.")
+@EXPERIMENT
+def report(store, out, experiment) -> None:
+    """Write a self-contained HTML report of STORE to --out/index.html:
+    provenance of every run, the ratio and bound tables, the figures (also
+    as PNG/PDF files beside it) and the claims ledger with downloadable
+    counterexamples."""
+    from schedbench.bench.html_report import write_report
+
+    click.echo(write_report(store, out, experiment))
+
+
+COMMANDS = [table, plot, report]

@@ -1,0 +1,209 @@
+"""The certified corpus: the shipped table obeys its rules and re-solves to
+the same optima; ``certify`` earns statuses, refuses contradictions and
+never downgrades an entry."""
+
+import json
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+
+from schedbench.bench import families
+from schedbench.bench.corpus import (BACKENDS, CHEAP_BOUND, Disagreement, Entry, Evidence, certify, corpus_dir,
+                                     default_table, load, merge, read_table)
+from schedbench.cli import cli
+from schedbench.result import INFEASIBLE, OPTIMAL, UNKNOWN, Result
+from schedbench.schedule import Schedule
+
+TABLE = read_table(default_table())
+EXACT_FAMILIES = ("pcmax", "campaign", "mosp", "three_partition", "dssp", "knapsack", "workflow")
+
+
+def test_every_family_with_an_exact_solver_has_certified_optima():
+    certified = {e.family for e in TABLE.values() if e.status == "opt"}
+    assert certified == set(EXACT_FAMILIES)
+    assert {e.family for e in TABLE.values() if e.status == "infeasible"} == {"three_partition"}
+
+
+@pytest.mark.parametrize("entry", sorted(TABLE.values(), key=lambda e: e.key), ids=lambda e: " ".join(e.key))
+def test_row_names_a_parsing_instance_and_obeys_the_status_rules(entry):
+    instance = load(default_table(), entry)
+    assert instance.family == entry.family == entry.instance.split("/")[0]
+    assert entry.objective in families.objectives(entry.family)
+    sources = entry.solvers.split("+")
+    maximize = families.maximized(entry.family, entry.objective)
+    if entry.status == "opt":
+        assert entry.value == entry.bound is not None
+        assert sources in (list(BACKENDS), [BACKENDS[0], CHEAP_BOUND], [BACKENDS[1], CHEAP_BOUND])
+        if CHEAP_BOUND in sources:
+            assert families.lower_bound(instance, entry.objective) == entry.value
+    elif entry.status == "infeasible":
+        assert (entry.value, entry.bound, sources) == (None, None, list(BACKENDS))
+    elif entry.status == "best":
+        assert entry.value is not None
+        assert entry.bound is None or (entry.bound >= entry.value if maximize else entry.bound <= entry.value)
+    else:
+        assert entry.status == "bestdual" and entry.value is None and entry.bound is not None
+
+
+def test_corpus_files_record_the_generator_call_that_remakes_them():
+    """The first file of each family: the generators() call in its meta makes the same instance again."""
+    from schedbench.model import instance_to_json, load_instance
+
+    makers = families.generators()
+    for folder in sorted(p for p in corpus_dir().iterdir() if p.is_dir()):
+        path = sorted(folder.glob("*.json"))[0]
+        recipe = json.loads(path.read_text())["meta"]["corpus"]
+        made = instance_to_json(makers[recipe["generator"]](**recipe["params"]))
+        assert made == instance_to_json(load_instance(path)) | {"meta": made["meta"]}
+
+
+def _sample():
+    """The first opt and infeasible entries of each family that CP-SAT proved."""
+    chosen = {}
+    for e in sorted(TABLE.values(), key=lambda e: e.key):
+        if e.status in ("opt", "infeasible") and "cpsat" in e.solvers:
+            chosen.setdefault((e.family, e.status), e)
+    return list(chosen.values())
+
+
+@pytest.mark.parametrize("entry", _sample(), ids=lambda e: " ".join(e.key))
+def test_sampled_entries_resolve_to_the_same_value(entry):
+    from schedbench.solvers import solve
+
+    result = solve(load(default_table(), entry), entry.objective, "cpsat", 5)
+    if entry.status == "infeasible":
+        assert result.status == INFEASIBLE
+    else:
+        assert result.objective == result.bound == entry.value
+
+
+TINY = {
+    "pcmax": {"family": "pcmax", "format_version": 1, "machines": 2, "jobs": [3, 3, 2, 2, 2]},  # 6 = 12 / 2
+    "knapsack": {"family": "knapsack", "format_version": 1, "capacity": 5,
+                 "items": [{"weight": 2, "profit": 3}, {"weight": 3, "profit": 4}, {"weight": 4, "profit": 5}]},
+    # no triple sums to 20: one with the 9 needs two items summing to 11, and the others are >= 6
+    "three_partition": {"family": "three_partition", "format_version": 1, "bound": 20, "items": [6, 6, 6, 6, 7, 9]},
+}
+TINY_OPTIMA = {"pcmax": Fraction(6), "knapsack": Fraction(7)}
+
+
+@pytest.fixture
+def fresh(tmp_path):
+    """Tiny instances outside a fresh table's folder (certify copies them in) and that table."""
+    outside = tmp_path / "mine"
+    outside.mkdir()
+    paths = []
+    for family, document in TINY.items():
+        paths.append(outside / f"tiny-{family}.json")
+        paths[-1].write_text(json.dumps(document))
+    return paths, tmp_path / "corpus" / "known_values.csv"
+
+
+def test_certify_a_fresh_table(fresh):
+    paths, table_path = fresh
+    report = certify(paths, (), 5, table_path)
+    assert not report.refused
+    table = read_table(table_path)
+    assert set(table) == {(f"{family}/tiny-{family}.json", families.objectives(family)[0]) for family in TINY}
+    for (instance, _), entry in table.items():
+        assert (table_path.parent / instance).exists()  # copied into the corpus
+        if entry.family == "three_partition":
+            assert (entry.status, entry.solvers) == ("infeasible", "cpsat+milp")
+        else:
+            assert (entry.status, entry.value, entry.bound, entry.solvers) == (
+                "opt", TINY_OPTIMA[entry.family], TINY_OPTIMA[entry.family], "cpsat+milp")
+
+
+def _planted(monkeypatch, wrong):
+    """Make the MILP backend answer ``wrong(instance, objective, real_result)`` instead."""
+    import schedbench.solvers as solvers
+
+    real = solvers.solve
+
+    def solve(instance, objective=None, solver="cpsat", time_limit=None, formulation="default"):
+        result = real(instance, objective, solver, time_limit, formulation)
+        return wrong(instance, result) if solver == "milp" else result
+
+    monkeypatch.setattr(solvers, "solve", solve)
+
+
+def test_a_planted_disagreement_is_refused_and_not_written(fresh, monkeypatch):
+    paths, table_path = fresh
+
+    def everything_on_machine_0(instance, result):  # valid, worth 12, wrongly called optimal
+        total = Fraction(sum(instance.jobs))
+        starts = [sum(instance.jobs[:j]) for j in range(len(instance.jobs))]
+        return Result(OPTIMAL, total, total, Schedule.of([0] * len(starts), starts), "milp")
+
+    _planted(monkeypatch, everything_on_machine_0)
+    outcome = CliRunner().invoke(cli, ["certify", str(paths[0]), "--table", str(table_path), "--time-limit", "5"])
+    assert outcome.exit_code == 1
+    assert "refused pcmax/tiny-pcmax.json makespan: different optima proven: cpsat 6, milp 12" in outcome.output
+    assert read_table(table_path) == {}
+
+
+def test_an_invalid_solver_schedule_is_refused(fresh, monkeypatch):
+    paths, table_path = fresh
+
+    def overlapping(instance, result):
+        return Result(OPTIMAL, Fraction(3), Fraction(3), Schedule.of([0] * 5, [0] * 5), "milp")
+
+    _planted(monkeypatch, overlapping)
+    report = certify(paths[:1], (), 5, table_path)
+    assert len(report.refused) == 1 and "milp returned an invalid schedule" in report.refused[0]
+    assert read_table(table_path) == {}
+
+
+def test_certify_never_downgrades(fresh, monkeypatch):
+    paths, table_path = fresh
+    certify(paths, (), 5, table_path)
+    before = read_table(table_path)
+    import schedbench.solvers as solvers
+
+    monkeypatch.setattr(solvers, "solve", lambda *args, **kwargs: Result(UNKNOWN, None, None, None, "x"))
+    report = certify(paths, (), 5, table_path)
+    assert not report.refused and read_table(table_path) == before
+
+
+def _entry(status, value, bound, solvers="cpsat"):
+    return Entry("pcmax/x.json", "pcmax", "makespan", status, value and Fraction(value),
+                 bound and Fraction(bound), solvers, 10.0)
+
+
+def test_merge_improves_best_monotonically_and_keeps_settled_entries():
+    best = _entry("best", 10, 6)
+    weaker = [Evidence("cpsat", Fraction(12), Fraction(5)), Evidence("milp", bound=Fraction(4))]
+    assert merge(best, weaker, "pcmax/x.json", "pcmax", "makespan", 10) == best
+    stronger = [Evidence("cpsat", Fraction(8), Fraction(7))]
+    assert merge(best, stronger, "pcmax/x.json", "pcmax", "makespan", 10) == _entry("best", 8, 7)
+    opt = _entry("opt", 8, 8, "cpsat+milp")
+    assert merge(opt, [Evidence("cpsat", Fraction(9), Fraction(3))], "pcmax/x.json", "pcmax", "makespan", 10) == opt
+    one_proof = [Evidence("cpsat", Fraction(8), Fraction(8), optimal=True), Evidence(CHEAP_BOUND, bound=Fraction(7))]
+    assert merge(None, one_proof, "pcmax/x.json", "pcmax", "makespan", 10) == _entry("best", 8, 8)
+    with pytest.raises(Disagreement, match="beyond"):  # a schedule better than the certified optimum
+        merge(opt, [Evidence("milp", Fraction(7), Fraction(7))], "pcmax/x.json", "pcmax", "makespan", 10)
+
+
+def test_one_proof_equal_to_the_cheap_bound_certifies():
+    proof = [Evidence("milp", Fraction(6), Fraction(6), optimal=True), Evidence("cpsat", Fraction(7), Fraction(5)),
+             Evidence(CHEAP_BOUND, bound=Fraction(6))]
+    assert merge(None, proof, "pcmax/x.json", "pcmax", "makespan", 10) == _entry("opt", 6, 6, "milp+lower-bound")
+
+
+def test_one_infeasibility_proof_against_a_schedule_is_refused():
+    with pytest.raises(Disagreement, match="infeasibility"):
+        merge(None, [Evidence("cpsat", infeasible=True), Evidence("milp", Fraction(1), Fraction(1), optimal=True)],
+              "three_partition/x.json", "three_partition", "decision", 10)
+
+
+def test_certify_without_files_skips_settled_entries(fresh, monkeypatch):
+    paths, table_path = fresh
+    certify(paths, (), 5, table_path)
+    import schedbench.solvers as solvers
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a settled entry was solved again")
+
+    monkeypatch.setattr(solvers, "solve", refuse)
+    assert certify((), (), 5, table_path).changes == []

@@ -1,0 +1,254 @@
+"""The experiment harness: grids into cells, the results store, resuming
+after SIGKILL, Dask against the process pool, batches and merging."""
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from fractions import Fraction
+
+import pytest
+
+from conftest import run_cli
+from schedbench.bench.experiment import load, parse
+from schedbench.bench.runner import run_experiment
+from schedbench.bench.store import VALUE_COLUMNS, Store
+from schedbench.errors import UserInputError
+
+# 40 instances x (4 heuristics + CP-SAT) = 200 cells; every optimum is proven in well under a second.
+GRID_200 = """
+name = "two-hundred"
+[[grid]]
+family = "pcmax"
+generator = "pcmax-uniform"
+vary = { jobs = [6, 8], machines = [2, 3] }
+seeds = 10
+heuristics = ["list", "lpt", "spt", "mlpt"]
+solvers = [{ name = "cpsat", time_limit = 20 }]
+metrics = ["makespan"]
+"""
+
+# Exact solves in small steps, every one proven within its limit (a cell
+# stopped by its time limit keeps whatever incumbent the clock left it, which
+# no rerun reproduces).
+KILL_GRID = """
+name = "killed"
+[[grid]]
+family = "workflow"
+generator = "workflow-small"
+seeds = 240
+heuristics = ["fifo-job", "srtf", "pslr"]
+solvers = [{ name = "cpsat", time_limit = 30 }]
+"""
+
+
+def write(tmp_path, text, name="exp.toml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def values(path) -> dict:
+    """Every stored cell's reproducible columns, by cell id. A solver's
+    schedule among several optima is not part of its value."""
+    with Store(path, create=False) as store:
+        out = {}
+        for row in store.rows():
+            keep = [c for c in VALUE_COLUMNS if c != "algorithm_version"]
+            if row["kind"] == "solver":
+                keep = [c for c in keep if c not in ("schedule", "metrics")]
+            out[row["cell_id"]] = {c: row[c] for c in keep}
+        return out
+
+
+def test_grid_expands_into_cells_with_stable_ids(tmp_path):
+    experiment = load(write(tmp_path, GRID_200))
+    assert len(experiment.tasks) == 40 and experiment.cells == 200
+    again = load(write(tmp_path, GRID_200, "copy.toml"))
+    assert [c.cell_id for t in experiment.tasks for c in t.cells] == [c.cell_id for t in again.tasks for c in t.cells]
+    sizes = {json.dumps(t.instance.size, sort_keys=True) for t in experiment.tasks}
+    assert len(sizes) == 4
+
+
+def test_quick_overrides_and_overlapping_grids(tmp_path):
+    text = GRID_200.replace("seeds = 10", "seeds = 10\nquick = { seeds = 2, vary = { jobs = [6], machines = [2] } }")
+    assert load(write(tmp_path, text), quick=True).cells == 2 * 5
+    assert load(write(tmp_path, text), quick=False).cells == 200
+    doubled = text + text[text.index("[[grid]]"):]
+    assert load(write(tmp_path, doubled)).cells == 200  # the same cells twice are one cell
+
+
+@pytest.mark.parametrize("change, field", [
+    (lambda t: t.replace('family = "pcmax"', 'family = "nope"'), "grid[0].family"),
+    (lambda t: t.replace('"pcmax-uniform"', '"nope"'), "grid[0].generator"),
+    (lambda t: t.replace("seeds = 10", "seeds = 0"), "grid[0].seeds"),
+    (lambda t: t.replace("seeds = 10", "seedz = 10"), "grid[0].seedz"),
+    (lambda t: t.replace('"mlpt"]', '"nope"]'), "grid[0].heuristics"),
+    (lambda t: t.replace("time_limit = 20", "time_limit = -1"), "grid[0].solvers[0].time_limit"),
+    (lambda t: t.replace('name = "cpsat"', 'name = "gurobi"'), "grid[0].solvers[0].name"),
+    (lambda t: t.replace('metrics = ["makespan"]', 'metrics = ["nope"]'), "grid[0].metrics"),
+    (lambda t: t.replace("jobs = [6, 8]", "jobs = 6"), "grid[0].vary.jobs"),
+    (lambda t: t + "\n[broken", "EXPERIMENT"),
+])
+def test_bad_experiment_is_one_line_naming_the_field(tmp_path, change, field):
+    out = run_cli("run", write(tmp_path, change(GRID_200)), "--store", tmp_path / "s.sqlite", "--no-progress")
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.startswith(f"schedbench: {field}") and out.stderr.count("\n") == 1, out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_run_stores_exact_values_and_resumes(tmp_path):
+    store = tmp_path / "s.sqlite"
+    exp = write(tmp_path, GRID_200.replace("seeds = 10", "seeds = 2"))
+    first = run_cli("run", exp, "--store", store, "--workers", "1", "--no-progress")
+    assert first.returncode == 0, first.stderr
+    assert "ran 40 (32 feasible, 8 optimal)" in first.stdout, first.stdout
+    again = run_cli("run", exp, "--store", store, "--no-progress")
+    assert again.returncode == 0 and "40 already stored, ran 0" in again.stdout, again.stdout
+    with Store(store, create=False) as db:
+        rows = list(db.rows())
+        assert len(rows) == 40 and len({r["cell_id"] for r in rows}) == 40
+        by_instance = {}
+        for row in rows:
+            by_instance.setdefault(row["instance_hash"], []).append(row)
+        for group in by_instance.values():
+            optimum = [Fraction(r["value"]) for r in group if r["kind"] == "solver"]
+            assert len(optimum) == 1 and group[0]["sense"] == "min"
+            assert all(r["status"] == "optimal" for r in group if r["kind"] == "solver")
+            for r in group:
+                if r["kind"] == "heuristic":
+                    assert r["status"] == "feasible" and Fraction(r["value"]) >= optimum[0]
+                    assert Fraction(r["bound"]) <= optimum[0]  # the cheap bound is a valid lower bound
+                    assert json.loads(r["metrics"]) == {"makespan": int(Fraction(r["value"]))}
+                    assert r["algorithm_version"].startswith("0.1.0+") and r["schedule"]
+        assert db.runs()[-1]["experiment"] == "two-hundred" and "ortools" in db.runs()[-1]["versions"]
+
+
+def test_a_failing_cell_is_recorded_and_the_run_exits_1(tmp_path):
+    text = GRID_200.replace("vary = { jobs = [6, 8], machines = [2, 3] }", "params = { jobs = 6, machines = 2 }")
+    text = text.replace("seeds = 10", "seeds = 1").replace('"list", "lpt", "spt", "mlpt"', '"lpt"')
+    exp = write(tmp_path, text.replace("jobs = 6,", "jobs = 6, low = 5, high = 2,"))
+    out = run_cli("run", exp, "--store", tmp_path / "s.sqlite", "--no-progress")
+    assert out.returncode == 1 and "error" in out.stderr
+    with Store(tmp_path / "s.sqlite", create=False) as db:
+        rows = list(db.rows())
+    assert len(rows) == 2 and all(r["status"] == "error" and r["error"] for r in rows)
+
+
+def clean_run(tmp_path, text, name):
+    store = tmp_path / name
+    with Store(store) as db:
+        run_experiment(parse_text(text), db, workers=2)
+    return store
+
+
+def parse_text(text):
+    import tomllib
+    from pathlib import Path
+
+    return parse(tomllib.loads(text), text, Path.cwd(), False, "exp")
+
+
+def stored(store) -> int:
+    try:
+        with Store(store, create=False) as db:
+            return db.count()
+    except UserInputError:  # not there yet, or the run is still creating its tables
+        return 0
+
+
+def test_sigkill_at_random_moments_loses_nothing_and_duplicates_nothing(tmp_path):
+    """Six runs on one store, each killed (run and workers, SIGKILL) at a random
+    moment after it has stored a random number of new cells; then a run that
+    finishes. The store must equal a clean run's, every cell once."""
+    exp = write(tmp_path, KILL_GRID)
+    store = tmp_path / "killed.sqlite"
+    total = parse_text(KILL_GRID).cells
+    rng = random.Random(7)
+    counts = []
+    for _ in range(6):
+        before = stored(store)
+        target = before + rng.randint(1, (total - before) // 6)
+        process = subprocess.Popen([sys.executable, "-c", "from schedbench.cli import main; main()", "run", str(exp),
+                                    "--store", str(store), "--workers", "2", "--no-progress"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        while stored(store) < target and process.poll() is None:
+            time.sleep(0.02)
+        time.sleep(rng.uniform(0, 0.1))
+        assert process.poll() is None, "the run finished before it could be killed"
+        os.killpg(process.pid, signal.SIGKILL)  # the run and its workers, with no chance to clean up
+        process.wait()
+        with Store(store, create=False) as db:
+            assert db.db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        counts.append(stored(store))
+        assert before < counts[-1] < total, counts   # killed mid-run; nothing committed was lost
+    finish = run_cli("run", exp, "--store", store, "--workers", "2", "--no-progress")
+    assert finish.returncode == 0, finish.stderr
+    assert f"{counts[-1]} already stored, ran {total - counts[-1]}" in finish.stdout, finish.stdout
+    assert values(store) == values(clean_run(tmp_path, KILL_GRID, "clean.sqlite"))
+    assert len(values(store)) == total
+
+
+def test_dask_local_cluster_gives_the_same_values_as_the_process_pool(tmp_path):
+    from distributed import LocalCluster
+
+    experiment = parse_text(GRID_200)
+    pool, dask = tmp_path / "pool.sqlite", tmp_path / "dask.sqlite"
+    with Store(pool) as db:
+        run_experiment(experiment, db, workers=2)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Store(dask) as db:
+        summary = run_experiment(experiment, db, cluster=cluster.scheduler_address)
+    assert summary.ran == 200 and summary.statuses == {"feasible": 160, "optimal": 40}
+    assert values(pool) == values(dask) and len(values(pool)) == 200
+
+
+def test_batches_merge_into_the_full_run_without_duplicates(tmp_path):
+    exp = write(tmp_path, GRID_200.replace("seeds = 10", "seeds = 3"))
+    parts = []
+    for k in (1, 2, 3):
+        part = tmp_path / f"part{k}.sqlite"
+        out = run_cli("run", exp, "--store", part, "--batch", f"{k}/3", "--workers", "1", "--no-progress")
+        assert out.returncode == 0, out.stderr
+        parts.append(part)
+    sizes = [len(values(p)) for p in parts]
+    assert sum(sizes) == 60 and min(sizes) > 0
+    merged = tmp_path / "merged.sqlite"
+    out = run_cli("merge", merged, *parts, parts[0])  # a store merged twice adds nothing
+    assert out.returncode == 0 and f"{parts[0]}: 0 cells added" in out.stdout, out.stdout
+    full = tmp_path / "full.sqlite"
+    assert run_cli("run", exp, "--store", full, "--workers", "1", "--no-progress").returncode == 0
+    assert values(merged) == values(full)
+    with Store(merged, create=False) as db:
+        assert len(db.runs()) == 4
+
+
+def test_bad_batch_and_missing_store(tmp_path):
+    exp = write(tmp_path, GRID_200)
+    out = run_cli("run", exp, "--batch", "4/3", "--store", tmp_path / "s.sqlite")
+    assert out.returncode == 2 and out.stderr.startswith("schedbench: --batch")
+    out = run_cli("export", tmp_path / "none.sqlite", "--out", tmp_path / "x.csv")
+    assert out.returncode == 2 and "no results store" in out.stderr
+
+
+def test_export_csv_and_parquet_keep_exact_values(tmp_path):
+    import csv
+
+    import pyarrow.parquet as pq
+
+    exp = write(tmp_path, GRID_200.replace("seeds = 10", "seeds = 1"))
+    store = tmp_path / "s.sqlite"
+    assert run_cli("run", exp, "--store", store, "--workers", "1", "--no-progress").returncode == 0
+    assert run_cli("export", store, "--out", tmp_path / "x.csv").returncode == 0
+    assert run_cli("export", store, "--out", tmp_path / "x.parquet").returncode == 0
+    with Store(store, create=False) as db:
+        stored = {r["cell_id"]: r["value"] for r in db.rows()}
+    with open(tmp_path / "x.csv") as f:
+        assert {r["cell_id"]: r["value"] for r in csv.DictReader(f)} == stored
+    table = pq.read_table(tmp_path / "x.parquet").to_pylist()
+    assert {r["cell_id"]: r["value"] for r in table} == stored
+    bad = run_cli("export", store, "--out", tmp_path / "x.xlsx")
+    assert bad.returncode == 2 and bad.stderr.startswith("schedbench: --out")

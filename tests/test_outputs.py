@@ -1,0 +1,339 @@
+"""Tables, figures, the HTML report and its screenshot check, on a store filled
+by hand with values whose ratios, means, percentiles and intervals are
+computed here by hand."""
+
+import base64
+import csv
+import io
+import json
+import re
+from fractions import Fraction as F
+
+import pytest
+
+from conftest import run_cli, write_json
+from schedbench.bench import analysis, html_report, plots, screenshot, tables
+from schedbench.bench.store import NAMES, Store, canonical
+from schedbench.errors import UserInputError
+
+T_975_1 = 12.706204736174707   # Student t quantile 0.975, 1 degree of freedom
+T_975_2 = 4.302652729749464    # 2 degrees of freedom
+
+EXPERIMENT_TEXT = """
+name = "exp1"
+[[grid]]
+family = "pcmax"
+generator = "pcmax-uniform"
+[[figure]]
+name = "line"
+title = "ratio to bound <by size>"
+kind = "line"
+where = { kind = "heuristic", family = "pcmax" }
+x = "size.jobs"
+y = "ratio_to_bound"
+series = "algorithm"
+[[figure]]
+name = "hist"
+kind = "hist"
+where = { family = "pcmax" }
+y = "ratio_to_optimum"
+series = "algorithm"
+bins = 5
+[[figure]]
+name = "bar"
+kind = "bar"
+where = { family = ["pcmax", "knapsack"] }
+y = "ratio_to_optimum"
+series = "algorithm"
+[[figure]]
+name = "box"
+kind = "box"
+where = { family = "pcmax" }
+x = "size.jobs"
+y = "ratio_to_bound"
+series = "algorithm"
+"""
+
+COUNTEREXAMPLE = {"family": "pcmax", "format_version": 1, "machines": 2, "jobs": [3, 3, 2, 2, 2]}
+CLAIMS = [
+    [{"key": "mosp.ilba-ratio", "statement": "ILBA <= 3/2 & LPT-LPT < 2", "tried": 10, "skipped": 1,
+      "violations": 0, "ratios": ["5/4", "4/3"], "counterexamples": []},
+     {"key": "mosp.lpt-lpt", "statement": "LPT-LPT is optimal", "tried": 5, "skipped": 0, "violations": 1,
+      "ratios": ["2"], "counterexamples": [{"name": "lpt-lpt-cx", "instance": COUNTEREXAMPLE}]}],
+    [{"key": "mosp.ilba-ratio", "statement": "ILBA <= 3/2 & LPT-LPT < 2", "tried": 7, "skipped": 2,
+      "violations": 0, "ratios": ["3/2"], "counterexamples": []}],
+]
+
+EMPTY = dict.fromkeys(NAMES)
+
+
+def row(kind, algorithm, instance, value, bound=None, status=None, **extra):
+    """One stored cell; ``instance`` is a short name standing for its hash."""
+    family = extra.pop("family", "pcmax")
+    size = extra.setdefault("size", canonical({"jobs": 4}))
+    out = {**EMPTY, "cell_id": f"{kind}-{algorithm}-{instance}-{extra.get('objective', '')}-{size}",
+           "experiment": "exp1",
+           "family": family, "generator": "pcmax-uniform" if family == "pcmax" else "knapsack-random",
+           "params": "{}", "seed": 0, "instance_hash": instance,
+           "instance_name": instance, "objective": "makespan", "sense": "min", "kind": kind,
+           "algorithm": algorithm, "options": "{}", "status": status or ("feasible" if kind == "heuristic" else
+                                                                        "optimal"),
+           "value": None if value is None else str(F(value)), "bound": None if bound is None else str(F(bound)),
+           "wall_time": 0.5, "machine": "test", "run_id": 1}
+    out.update(extra)
+    return out
+
+
+def knapsack(kind, algorithm, instance, value, bound=None, status=None):
+    return row(kind, algorithm, instance, value, bound, status, family="knapsack", objective="profit",
+               sense="max", size=canonical({"items": 5}))
+
+
+ROWS = [
+    # pcmax, jobs = 4: optima 4 and 8 proven, C only bounded (10 <= OPT <= 12)
+    row("solver", "cpsat", "A", 4, 4), row("solver", "milp", "A", 4, 4), row("solver", "cpsat", "B", 8, 8),
+    row("solver", "cpsat", "C", 12, 10, status="feasible"),
+    row("heuristic", "lpt", "A", 4, 3), row("heuristic", "lpt", "B", 10, 7), row("heuristic", "lpt", "C", 15, 9),
+    row("heuristic", "list", "A", 5, 3), row("heuristic", "list", "B", 12, 7), row("heuristic", "list", "C", 12, 9),
+    row("heuristic", "list", None, None, status="error", error="ValueError: generator <refused>", seed=7),
+    # pcmax, jobs = 6: one instance
+    row("solver", "cpsat", "D", 6, 6, size=canonical({"jobs": 6})),
+    row("heuristic", "lpt", "D", 6, 5, size=canonical({"jobs": 6})),
+    # knapsack profit (maximized): K3 only bounded (18 <= OPT <= 30)
+    knapsack("solver", "cpsat", "K1", 10, 10), knapsack("solver", "cpsat", "K2", 20, 20),
+    knapsack("solver", "cpsat", "K3", 18, 30, status="feasible"),
+    knapsack("heuristic", "greedy_ratio", "K1", 8, 12), knapsack("heuristic", "greedy_ratio", "K2", 20, 25),
+    knapsack("heuristic", "greedy_ratio", "K3", 15, 32),
+    # two claims ledgers of the same family
+    *({**EMPTY, "cell_id": f"claims-{i}", "experiment": "exp1", "family": "mosp", "generator": "claims",
+       "kind": "claims", "algorithm": "mosp", "status": "done", "metrics": canonical({"claims": claims}),
+       "wall_time": 2.0, "run_id": 1} for i, claims in enumerate(CLAIMS)),
+]
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    path = tmp_path_factory.mktemp("store") / "store.sqlite"
+    with Store(path) as db:
+        db.add_run({"experiment": "exp1", "experiment_text": EXPERIMENT_TEXT, "quick": 0,
+                    "command": "schedbench run exp1.toml", "started_at": "2025-01-01T00:00:00+00:00",
+                    "machine": "test box", "versions": json.dumps({"python": "3.11", "schedbench": "0.1.0"})})
+        db.add(ROWS)
+    return path
+
+
+@pytest.fixture(scope="module")
+def report(store, tmp_path_factory):
+    return html_report.write_report(store, tmp_path_factory.mktemp("report"))
+
+
+def by_key(ratios):
+    return {(r["algorithm"], r["instance_hash"]): r for r in ratios}
+
+
+def test_ratio_rows_join_heuristics_to_optima_and_tightest_bounds():
+    ratios = by_key(analysis.ratio_rows(ROWS))
+    expected = {("lpt", "A"): (1, 1), ("lpt", "B"): (F(5, 4), F(5, 4)), ("lpt", "C"): (None, F(3, 2)),
+                ("list", "A"): (F(5, 4), F(5, 4)), ("list", "B"): (F(3, 2), F(3, 2)), ("list", "C"): (None, F(6, 5)),
+                ("list", None): (None, None), ("lpt", "D"): (1, F(1)),
+                ("greedy_ratio", "K1"): (F(4, 5), F(4, 5)), ("greedy_ratio", "K2"): (1, 1),
+                ("greedy_ratio", "K3"): (None, F(1, 2))}
+    assert {k: (r["ratio_to_optimum"], r["ratio_to_bound"]) for k, r in ratios.items()} == expected
+    assert ratios[("lpt", "C")]["best_bound"] == 10   # the solver's 10 beats the cheap bound 9
+    assert ratios[("greedy_ratio", "K3")]["best_bound"] == 30   # upper bounds: the smaller one
+    assert all(isinstance(r["ratio_to_bound"], F) for r in ratios.values() if r["ratio_to_bound"] is not None)
+
+
+def test_summaries_are_exact_with_student_t_intervals():
+    ratios = analysis.ratio_rows(ROWS)
+    lpt4 = [r for r in ratios if r["algorithm"] == "lpt" and r["size"] == canonical({"jobs": 4})]
+    to_optimum = analysis.summarize(r["ratio_to_optimum"] for r in lpt4)
+    assert (to_optimum.n, to_optimum.mean, to_optimum.worst, to_optimum.percentile, to_optimum.level) == \
+        (2, F(9, 8), F(5, 4), F(99, 80), 95)
+    assert to_optimum.half_width == pytest.approx(T_975_1 * F(1, 8), rel=1e-9)   # s = 1/(4 sqrt 2), s/sqrt 2 = 1/8
+    to_bound = analysis.summarize(r["ratio_to_bound"] for r in lpt4)
+    assert (to_bound.n, to_bound.mean, to_bound.worst, to_bound.percentile) == (3, F(5, 4), F(3, 2), F(59, 40))
+    assert to_bound.half_width == pytest.approx(T_975_2 * (1 / 48) ** 0.5, rel=1e-9)   # s^2 = 1/16
+    single = analysis.summarize([F(7, 6)])
+    assert (single.mean, single.worst, single.percentile, single.half_width) == (F(7, 6), F(7, 6), F(7, 6), None)
+    assert analysis.summarize([None]) is None
+
+
+def test_maximized_objective_worst_is_the_minimum_and_the_tail_the_5th_percentile():
+    greedy = [r for r in analysis.ratio_rows(ROWS) if r["algorithm"] == "greedy_ratio"]
+    to_optimum = analysis.summarize((r["ratio_to_optimum"] for r in greedy), maximized=True)
+    assert (to_optimum.mean, to_optimum.worst, to_optimum.percentile, to_optimum.level) == \
+        (F(9, 10), F(4, 5), F(81, 100), 5)
+    to_bound = analysis.summarize((r["ratio_to_bound"] for r in greedy), maximized=True)
+    assert (to_bound.mean, to_bound.worst, to_bound.percentile) == (F(23, 30), F(1, 2), F(53, 100))
+
+
+def test_contradictions_in_the_store_raise():
+    with pytest.raises(analysis.ConflictingResults, match="proven optima differ, 4 .* and 5"):
+        analysis.ratio_rows(ROWS + [row("solver", "milp", "A", 5, 5, cell_id="other")])
+    with pytest.raises(analysis.ConflictingResults, match="a feasible value 7 beats the proven optimum 8"):
+        analysis.ratio_rows(ROWS + [row("heuristic", "spt", "B", 7, 7)])
+    with pytest.raises(analysis.ConflictingResults, match="a bound 9 lies beyond the proven optimum 8"):
+        analysis.ratio_rows(ROWS + [row("solver", "milp", "B", 10, 9, status="feasible")])
+    with pytest.raises(analysis.ConflictingResults, match="a bound 9 lies beyond the proven optimum 10"):
+        analysis.ratio_rows(ROWS + [knapsack("heuristic", "greedy", "K1", 10, 9)])
+
+
+def csv_rows(text):
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_ratio_table_in_three_formats():
+    ratios = analysis.ratio_rows(ROWS)
+    made = tables.ratio_tables(ratios)
+    assert [t.title.split(":")[0] for t in made] == ["Minimized objectives", "Maximized objectives"]
+    records = {(r["algorithm"], r["size"]): r for r in csv_rows(tables.render(made, "csv"))}
+    lpt = records[("lpt", "jobs=4")]
+    assert (lpt["n"], lpt["optimum_n"], lpt["bound_n"]) == ("3", "2", "3")
+    assert (lpt["optimum_mean_exact"], lpt["optimum_worst_exact"], lpt["optimum_p95_exact"]) == ("9/8", "5/4", "99/80")
+    assert float(lpt["optimum_mean"]) == 1.125 and float(lpt["optimum_p95"]) == 99 / 80
+    assert float(lpt["optimum_mean_ci95"]) == pytest.approx(T_975_1 / 8, rel=1e-9)
+    assert (lpt["bound_mean_exact"], lpt["bound_worst_exact"], lpt["bound_p95_exact"]) == ("5/4", "3/2", "59/40")
+    assert records[("list", "jobs=4")]["n"] == "3"   # the cell in error is not counted
+    one = records[("lpt", "jobs=6")]
+    assert (one["optimum_mean_exact"], one["optimum_mean_ci95"]) == ("1", "")
+    greedy = records[("greedy_ratio", "items=5")]
+    assert (greedy["sense"], greedy["optimum_worst_exact"],
+            greedy["optimum_p5_exact"], greedy["optimum_p95_exact"]) == ("max", "4/5", "81/100", "")
+    assert (greedy["bound_mean_exact"], greedy["bound_p5_exact"]) == ("23/30", "53/100")
+
+    markdown = tables.render(made, "markdown")
+    assert "| pcmax | pcmax-uniform | jobs=4 | makespan | min | lpt | 3 | 2 | 1.125 ± 1.588 | 1.250 |" in markdown
+    assert "H/OPT worst (min) | H/OPT p5 |" in markdown and "H/OPT worst (max) | H/OPT p95 |" in markdown
+    latex = tables.render(made, "latex")
+    assert latex.count(r"\toprule") == 2 and latex.count(r"\bottomrule") == 2
+    assert r"\begin{tabular}{llllllrrrrrrrrr}" in latex
+    assert r"1.125 $\pm$ 1.588" in latex and r"greedy\_ratio" in latex
+
+
+def test_bound_table():
+    (table,) = tables.store_tables(ROWS, "bounds")
+    records = {(r["family"], r["size"]): r for r in csv_rows(tables.render([table], "csv"))}
+    pcmax = records[("pcmax", "jobs=4")]
+    assert (pcmax["instances"], pcmax["optima"], pcmax["gap_mean_exact"], pcmax["gap_max_exact"],
+            pcmax["cheap_mean_exact"]) == ("3", "2", "16/15", "6/5", "13/16")
+    profit = records[("knapsack", "items=5")]
+    assert (profit["instances"], profit["optima"], profit["gap_mean_exact"], profit["gap_max_exact"],
+            profit["cheap_mean_exact"]) == ("3", "2", "11/9", "5/3", "49/40")
+    assert records[("pcmax", "jobs=6")]["cheap_mean_exact"] == "5/6"
+
+
+def test_claims_ledger_unites_rows():
+    ledger = {c["key"]: c for c in analysis.claims_ledger(ROWS)}
+    ilba, lpt = ledger["mosp.ilba-ratio"], ledger["mosp.lpt-lpt"]
+    assert (ilba["tried"], ilba["skipped"], ilba["violations"], ilba["worst"], ilba["counterexamples"]) == \
+        (17, 3, 0, F(3, 2), {})
+    assert (lpt["tried"], lpt["violations"], lpt["worst"], lpt["counterexamples"]) == \
+        (5, 1, 2, {"lpt-lpt-cx": COUNTEREXAMPLE})
+
+
+def assert_picture(path, suffix):
+    data = path.read_bytes()
+    assert data.startswith(b"\x89PNG" if suffix == "png" else b"%PDF") and len(data) > 5000, path
+
+
+def test_plot_command_draws_every_figure(store, tmp_path):
+    out = tmp_path / "figures"
+    done = run_cli("plot", store, "--out", out)   # "plot STORE" is "plot figures STORE"
+    assert done.returncode == 0, done.stderr
+    for name in ("line", "hist", "bar", "box"):
+        for suffix in ("png", "pdf"):
+            assert_picture(out / f"{name}.{suffix}", suffix)
+        assert screenshot.emptiness(out / f"{name}.png") is None
+
+
+def test_figure_specs_are_checked():
+    with pytest.raises(UserInputError, match=r"^figure\[0\]\.kind: must be one of"):
+        plots.check_figure({"name": "f", "kind": "pie", "y": "value"}, "figure[0]")
+    with pytest.raises(UserInputError, match=r"^figure\[0\]\.where\.colour: unknown field"):
+        plots.check_figure({"name": "f", "kind": "hist", "y": "value", "where": {"colour": 1}}, "figure[0]")
+
+
+def test_report_is_self_contained(report):
+    text = report.read_text()
+    assert "<caption>Minimized objectives" in text and "<caption>Bounds" in text
+    assert "<td class=\"num\">1.125 ± 1.588</td>" in text
+    assert len(re.findall(r'<img src="data:image/png;base64,[A-Za-z0-9+/=]{1000,}"', text)) == 4
+    assert (report.parent / "box.pdf").is_file()
+    assert "ILBA &lt;= 3/2 &amp; LPT-LPT &lt; 2" in text and "<td>17</td><td>3</td>" in text
+    link = re.search(r'<a download="lpt-lpt-cx.json" href="data:application/json;base64,([^"]+)">', text)
+    assert json.loads(base64.b64decode(link.group(1))) == COUNTEREXAMPLE
+    assert "ValueError: generator &lt;refused&gt;" in text   # the failed cell, escaped
+    assert "schedbench run exp1.toml" in text and "test box" in text
+    assert not re.search(r'(src|href)="(https?:)?//', text)   # nothing fetched from elsewhere
+
+
+def test_report_of_an_empty_store(tmp_path):
+    Store(tmp_path / "empty.sqlite").close()
+    text = html_report.write_report(tmp_path / "empty.sqlite", tmp_path / "out").read_text()
+    assert "This store holds no cells" in text
+
+
+needs_chromium = pytest.mark.skipif(screenshot.chromium() is None, reason="no chromium binary")
+
+
+@needs_chromium
+def test_screenshot_of_a_report_shows_it(report, tmp_path):
+    assert screenshot.main([str(report), str(tmp_path / "shot.png")]) == 0
+
+
+@needs_chromium
+def test_screenshot_of_a_blank_page_fails(tmp_path, capsys):
+    blank = tmp_path / "blank.html"
+    blank.write_text("<!DOCTYPE html><html><body></body></html>")
+    assert screenshot.main([str(blank), str(tmp_path / "blank.png")]) == 1
+    assert "looks empty" in capsys.readouterr().err
+
+
+def test_gantt_of_a_hand_made_pcmax_schedule(tmp_path):
+    from schedbench.bench.families import gantt_bars
+    from schedbench.model import load_instance, load_schedule
+
+    instance = write_json(tmp_path, "i.json", {"family": "pcmax", "format_version": 1, "machines": 2,
+                                               "jobs": [3, 2, 2]})
+    schedule = write_json(tmp_path, "s.json", {"jobs": [{"machine": 0, "start": 0}, {"machine": 1, "start": 0},
+                                                        {"machine": 1, "start": 2}]})
+    parsed = load_instance(instance)
+    bars = gantt_bars(parsed, load_schedule(parsed, schedule))
+    assert sorted((b.start, b.length) for b in bars) == [(0, 2), (0, 3), (2, 2)]   # one bar per job
+    done = run_cli("plot", "gantt", instance, schedule, "--out", tmp_path / "g.png")
+    assert done.returncode == 0, done.stderr
+    assert_picture(tmp_path / "g.png", "png")
+    assert screenshot.emptiness(tmp_path / "g.png") is None
+
+
+def test_gantt_of_a_stored_cell(tmp_path):
+    from schedbench.bench.cells import instance_hash
+    from schedbench.bench.families import generators
+    from schedbench.model import schedule_to_json
+    from schedbench.schedule import Schedule, back_to_back
+
+    instance = generators()["pcmax-uniform"](jobs=4, machines=2, seed=3)
+    machines = [0, 1, 0, 1]
+    schedule = Schedule.of(machines, back_to_back(machines, instance.jobs))
+    stored = row("heuristic", "lpt", instance_hash(instance), 1, params=canonical({"jobs": 4, "machines": 2}),
+                 seed=3, schedule=canonical(schedule_to_json(instance, schedule)), cell_id="abc123")
+    with Store(tmp_path / "s.sqlite") as db:
+        db.add([stored])
+    done = run_cli("plot", "gantt", tmp_path / "s.sqlite", "--cell", "abc1", "--out", tmp_path / "cell.pdf")
+    assert done.returncode == 0, done.stderr
+    assert_picture(tmp_path / "cell.pdf", "pdf")
+
+
+def test_bad_input_is_one_line_and_exit_2(store, tmp_path):
+    for args, field in ((("table", tmp_path / "missing.sqlite"), "STORE"),
+                        (("table", store, "--experiment", "nope"), "--experiment"),
+                        (("table", store, "--format", "docx"), "--format"),
+                        (("plot", "gantt", store, "--cell", "zz", "--out", tmp_path / "x.png"), "--cell")):
+        done = run_cli(*args)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and field in done.stderr, (args, done.stderr)
+    conflicting = tmp_path / "conflict.sqlite"
+    with Store(conflicting) as db:
+        db.add(ROWS + [row("solver", "milp", "A", 5, 5, cell_id="other")])
+    done = run_cli("table", conflicting, "--format", "csv")
+    assert done.returncode == 2 and "proven optima differ" in done.stderr and done.stderr.count("\n") == 1

@@ -1,0 +1,156 @@
+"""``schedbench regress``, the regression test CI runs: every heuristic on
+every certified optimum of the corpus, against the stored ratios."""
+
+import shutil
+from fractions import Fraction
+
+import pytest
+from click.testing import CliRunner
+
+from schedbench.bench.corpus import default_table, load, opt_entries, read_table
+from schedbench.bench.regress import default_baseline, read_baseline, write_baseline
+from schedbench.cli import cli
+from schedbench.schedule import Schedule
+from conftest import run_cli
+
+
+def regress(*args):
+    return CliRunner().invoke(cli, ["regress", *args])
+
+
+def test_the_landed_heuristics_keep_every_ratio_and_every_schedule_valid():
+    outcome = regress()
+    assert outcome.exit_code == 0, outcome.output
+    assert "REGRESSION" not in outcome.output and "new:" not in outcome.output
+    baseline = read_baseline(default_baseline(default_table()))
+    assert f"{len(baseline)} ratios: 0 regressions, 0 better, 0 new, 0 stale" in outcome.output
+    covered = {instance.split("/")[0] for instance, _, _ in baseline}
+    assert covered == {"pcmax", "campaign", "mosp", "dssp", "knapsack", "workflow"}  # three_partition has none
+
+
+def _sequential(instance) -> Schedule:
+    """Every job on machine 0, one after the other: valid, and worse than LPT whenever m > 1."""
+    starts = [sum(instance.jobs[:j]) for j in range(len(instance.jobs))]
+    return Schedule.of([0] * len(starts), starts)
+
+
+def test_a_worsened_pcmax_heuristic_fails(monkeypatch):
+    from schedbench.heuristics import pcmax
+
+    monkeypatch.setitem(pcmax.HEURISTICS, "lpt", _sequential)
+    outcome = regress("--family", "pcmax")
+    assert outcome.exit_code == 1
+    regressions = [line for line in outcome.output.splitlines() if line.startswith("REGRESSION")]
+    assert len(regressions) == len(opt_entries(read_table(default_table()), "pcmax"))  # every instance has m > 1
+    assert all(" makespan lpt: " in line for line in regressions)
+    first = opt_entries(read_table(default_table()), "pcmax")[0]
+    ratio = sum(load(default_table(), first).jobs) / first.value
+    assert f"REGRESSION: {first.instance} makespan lpt: {ratio} ({float(ratio):.4f}), baseline " in outcome.output
+
+
+def test_a_campaign_heuristic_delayed_by_one_fails(monkeypatch):
+    from schedbench.heuristics import campaign
+
+    original = campaign.HEURISTICS["faircamp"]
+
+    def late(instance, **options):
+        schedule = original(instance, **options)
+        return Schedule(schedule.machine, tuple(s + 1 for s in schedule.start))
+
+    monkeypatch.setitem(campaign.HEURISTICS, "faircamp", late)
+    outcome = regress("--family", "campaign")
+    assert outcome.exit_code == 1
+    regressions = [line for line in outcome.output.splitlines() if line.startswith("REGRESSION")]
+    assert regressions and all(" faircamp: " in line for line in regressions)
+    # the flows grow by one per user: sum-user-flow gets worse on every entry
+    certified = [e for e in opt_entries(read_table(default_table()), "campaign") if e.objective == "sum-user-flow"]
+    assert len([line for line in regressions if "sum-user-flow" in line]) == len(certified)
+
+
+def test_an_invalid_schedule_is_a_regression(monkeypatch):
+    from schedbench.heuristics import pcmax
+
+    monkeypatch.setitem(pcmax.HEURISTICS, "spt", lambda instance: Schedule.of([0] * len(instance.jobs),
+                                                                               [0] * len(instance.jobs)))
+    outcome = regress("--family", "pcmax")
+    assert outcome.exit_code == 1
+    assert "REGRESSION: pcmax/uniform-n8-m2-s0.json makespan spt: invalid: overlap" in outcome.output
+
+
+def test_update_records_new_and_better_ratios_but_not_worse(tmp_path, monkeypatch):
+    table = tmp_path / "known_values.csv"
+    shutil.copy(default_table(), table)
+    shutil.copytree(default_table().parent / "pcmax", tmp_path / "pcmax")
+    shipped = read_baseline(default_baseline(default_table()))
+    mine = dict(shipped)
+    dropped = ("pcmax/uniform-n8-m2-s0.json", "makespan", "multifit")
+    loosened = ("pcmax/uniform-n10-m3-s1.json", "makespan", "list")
+    del mine[dropped]
+    mine[loosened] += 1
+    write_baseline(tmp_path / "heuristic_ratios.csv", mine)
+    from schedbench.heuristics import pcmax
+
+    monkeypatch.setitem(pcmax.HEURISTICS, "lpt", _sequential)
+
+    outcome = regress("--family", "pcmax", "--table", str(table), "--update")
+    assert outcome.exit_code == 1  # lpt is still worse
+    assert f"new: {' '.join(dropped)}: {shipped[dropped]}" in outcome.output
+    assert f"better: {' '.join(loosened)}: {shipped[loosened]}" in outcome.output
+    updated = read_baseline(tmp_path / "heuristic_ratios.csv")
+    assert updated[dropped] == shipped[dropped] and updated[loosened] == shipped[loosened]
+    lpt = [k for k in updated if k[2] == "lpt"]
+    assert lpt and all(updated[k] == shipped[k] for k in lpt)  # the ratchet kept the good ratios
+    assert {k: v for k, v in updated.items() if not k[0].startswith("pcmax/")} == \
+           {k: v for k, v in shipped.items() if not k[0].startswith("pcmax/")}  # other families untouched
+
+
+USER_HEURISTIC = '''
+from schedbench.schedule import Schedule
+
+
+def sequential(instance):
+    starts = [sum(instance.jobs[:j]) for j in range(len(instance.jobs))]
+    return Schedule.of([0] * len(starts), starts)
+
+
+def overlapping(instance):
+    return Schedule.of([0] * len(instance.jobs), [0] * len(instance.jobs))
+'''
+
+
+def test_a_user_heuristic_gets_its_ratio_table(tmp_path):
+    path = tmp_path / "mine.py"
+    path.write_text(USER_HEURISTIC)
+    outcome = regress("--heuristic", f"{path}:sequential", "--family", "pcmax")
+    assert outcome.exit_code == 0, outcome.output
+    entries = opt_entries(read_table(default_table()), "pcmax")
+    ratios = []
+    for entry in entries:
+        total = Fraction(sum(load(default_table(), entry).jobs))
+        ratios.append(total / entry.value)
+        assert f"{entry.instance} makespan: value {total}, optimum {entry.value}, ratio {total / entry.value} " \
+               in outcome.output
+    mean = sum(ratios) / len(ratios)
+    assert f"makespan: mean ratio {mean} ({float(mean):.4f}), worst {max(ratios)}" in outcome.output
+
+
+def test_an_invalid_user_schedule_is_listed_and_fails(tmp_path):
+    path = tmp_path / "mine.py"
+    path.write_text(USER_HEURISTIC)
+    outcome = regress("--heuristic", f"{path}:overlapping", "--family", "pcmax")
+    assert outcome.exit_code == 1
+    assert "pcmax/uniform-n8-m2-s0.json makespan: invalid: overlap" in outcome.output
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--heuristic", "no_colon", "--family", "pcmax"], "expected MODULE:FUNCTION"),
+    (["--heuristic", "schedbench.nothing_here:f", "--family", "pcmax"], "cannot load schedbench.nothing_here"),
+    (["--heuristic", "schedbench.heuristics.pcmax:nothing", "--family", "pcmax"], "has no function 'nothing'"),
+    (["--heuristic", "missing.py:f", "--family", "pcmax"], "no file missing.py"),
+    (["--heuristic", "schedbench.heuristics.pcmax:lpt"], "--family: --heuristic needs the family"),
+    (["--family", "nope"], "unknown family 'nope'"),
+])
+def test_a_bad_heuristic_spec_is_one_line_and_exit_2(args, message):
+    result = run_cli("regress", *args)
+    assert result.returncode == 2
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
