@@ -246,6 +246,24 @@ def percentile(values: list[Fraction], level: Fraction) -> Fraction:
     return ordered[low] + (position - low) * (ordered[low + 1] - ordered[low])
 
 
+def median_interval(values: list[Fraction], confidence: Fraction = CONFIDENCE) -> tuple[Fraction, Fraction, Fraction]:
+    """The distribution-free confidence interval of the median: order statistics
+    x_(j) <= median <= x_(n+1-j) with the largest j whose coverage
+    P(j <= B <= n-j), B ~ Binomial(n, 1/2), reaches ``confidence``. Returns
+    (low, high, coverage), exact. Below six values no j reaches 95%: the
+    interval is then the whole range, whose coverage 1 - 2^(1-n) is returned."""
+    ordered = sorted(values)
+    n = len(ordered)
+    tail = Fraction(0)            # P(B < j), exact
+    chosen, coverage = 1, 1 - Fraction(2, 2 ** n)
+    for j in range(1, n // 2 + 1):
+        tail += Fraction(math.comb(n, j - 1), 2 ** n)
+        if 1 - 2 * tail < confidence:
+            break
+        chosen, coverage = j, 1 - 2 * tail
+    return ordered[chosen - 1], ordered[n - chosen], coverage
+
+
 def half_width(values: list[Fraction], confidence: Fraction = CONFIDENCE) -> float | None:
     """Half-width of the Student t confidence interval of the mean; None for one value."""
     from scipy.stats import t

@@ -2,12 +2,16 @@
 
 DIR/index.html carries everything inline (CSS, figures as base64 PNG,
 counterexample instances as data: links), so it can be mailed or archived
-alone; the figures are also written beside it as PNG and PDF. All text from
-the store is escaped.
+alone; the figures are also written beside it as PNG and PDF. The one
+exception is a counterexample too large to inline (a claim observed on a
+whole synthetic workload, which no shrinking applies to): it is written to
+DIR/counterexamples/ and linked from there, so that the page stays light.
+All text from the store is escaped.
 """
 
 import base64
 import json
+import re
 from collections import Counter
 from datetime import datetime, timezone
 from html import escape
@@ -15,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from schedbench.bench import analysis, plots, tables
-from schedbench.bench.store import Store
+from schedbench.bench.store import Store, canonical
 
 STYLE = """
 body { font-family: sans-serif; margin: 2em auto; max-width: 1200px; color: #222; line-height: 1.4; }
@@ -30,6 +34,7 @@ figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #ddd; 
 code { font-size: 0.9em; }
 """
 FAILED_SHOWN = 20
+INLINE_MAX = 64 * 1024   # bytes of JSON a counterexample may carry inside the page
 
 
 def write_report(store: str | Path, out: str | Path, experiment: str | None = None) -> Path:
@@ -43,7 +48,7 @@ def write_report(store: str | Path, out: str | Path, experiment: str | None = No
     out.mkdir(parents=True, exist_ok=True)
     title = f"schedbench report: {experiment or Path(store).name}"
     if rows:
-        body = [_provenance(runs, rows), _results(runs, rows, experiment, out), _claims(rows), _failures(rows)]
+        body = [_provenance(runs, rows), _results(runs, rows, experiment, out), _claims(rows, out), _failures(rows)]
     else:
         body = [_provenance(runs, rows), "<p class=\"error\">This store holds no cells"
                 + (f" of experiment {escape(experiment)}" if experiment else "") + ": nothing to report.</p>"]
@@ -116,13 +121,21 @@ def _results(runs: list[dict[str, Any]], rows: list[dict[str, Any]], experiment:
     return "".join(parts)
 
 
-def _download(name: str, instance: dict) -> str:
-    """A link that saves the counterexample's instance JSON, carried inside the page."""
-    data = base64.b64encode(json.dumps(instance, indent=1).encode()).decode("ascii")
-    return f"<a download=\"{escape(name)}.json\" href=\"data:application/json;base64,{data}\">{escape(name)}</a>"
+def _download(name: str, instance: dict, out: Path) -> str:
+    """A link that saves the counterexample's instance JSON: carried inside the
+    page, or, past INLINE_MAX, in a file under OUT/counterexamples/."""
+    text = canonical(instance)
+    if len(text) <= INLINE_MAX:
+        data = base64.b64encode(text.encode()).decode("ascii")
+        return f"<a download=\"{escape(name)}.json\" href=\"data:application/json;base64,{data}\">{escape(name)}</a>"
+    path = out / "counterexamples" / (re.sub(r"[^A-Za-z0-9_.-]", "_", name) + ".json")  # a store's text, not a path
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(text)
+    return (f"<a href=\"{escape(path.relative_to(out).as_posix())}\">{escape(name)}</a> "
+            f"<span class=\"note\">({len(text) // 1024} KB, beside the page)</span>")
 
 
-def _claims(rows: list[dict[str, Any]]) -> str:
+def _claims(rows: list[dict[str, Any]], out: Path) -> str:
     """The claims ledger: per claim, the instances tried and skipped, the
     violations, the worst ratio seen and each shrunk counterexample."""
     ledger = analysis.claims_ledger(rows)
@@ -132,7 +145,7 @@ def _claims(rows: list[dict[str, Any]]) -> str:
     table = [[escape(c["family"]), f"<code>{escape(c['key'])}</code>", escape(c["statement"]), str(c["tried"]),
               str(c["skipped"]), (f"<span class=\"error\">{c['violations']}</span>" if c["violations"] else "0"),
               "-" if c["worst"] is None else f"{float(c['worst']):.4f} ({escape(str(c['worst']))})",
-              ", ".join(_download(name, instance) for name, instance in sorted(c["counterexamples"].items()))
+              ", ".join(_download(name, instance, out) for name, instance in sorted(c["counterexamples"].items()))
               or "-"] for c in ledger]
     parts = ["<h2>Claims ledger</h2>",
              _table(["family", "claim", "statement", "tried", "skipped", "violations", "worst ratio",

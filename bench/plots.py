@@ -1,22 +1,28 @@
 """Figures from a results store, following an experiment's ``[[figure]]``
 tables (README, "Experiments"), and Gantt charts of single schedules.
 
-Each figure is written as NAME.png and NAME.pdf. Means carry 95% Student t
-confidence intervals as error bars, as the papers show them. Drawing uses
+Each figure is written as NAME.png and NAME.pdf. Line and bar figures show
+a mean with its 95% Student t confidence interval, or (``stat = "median"``,
+as the P-SLR paper reports heavy-tailed worst-case SLRs) a median with its
+distribution-free 95% interval from order statistics. Drawing uses
 matplotlib's object interface (``Figure``, rendered by Agg), never pyplot's
 global state.
 """
 
 import re
 import tomllib
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from schedbench.bench.analysis import check_field, field, half_width, mean, ratio_rows, sort_key
+from schedbench.bench.analysis import (check_field, field, half_width, mean, median_interval, percentile, ratio_rows,
+                                       sort_key)
 from schedbench.errors import UserInputError
 
 KINDS = ("line", "hist", "bar", "box")
-FIGURE_KEYS = {"name", "title", "kind", "where", "x", "y", "series", "xlabel", "ylabel", "bins"}
+FIGURE_KEYS = {"name", "title", "kind", "where", "x", "y", "series", "xlabel", "ylabel", "bins", "stat", "yscale"}
+STATS = ("mean", "median")
+SCALES = ("linear", "log")
 GANTT_LEGEND_MAX = 12
 TICKS_MAX = 12      # a line figure labels each x value when there are at most this many
 
@@ -45,6 +51,9 @@ def check_figure(spec: Any, where: str) -> None:
         raise UserInputError(f"{where}.where", "must be a table of field = value")
     for key in filters:
         check_field(key, f"{where}.where.{key}")
+    for key, allowed in (("stat", STATS), ("yscale", SCALES)):
+        if spec.get(key, allowed[0]) not in allowed:
+            raise UserInputError(f"{where}.{key}", f"must be one of {', '.join(allowed)}, got {spec[key]!r}")
     bins = spec.get("bins", 20)
     if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
         raise UserInputError(f"{where}.bins", f"must be an integer >= 1, got {bins!r}")
@@ -115,9 +124,21 @@ def _position(value: Any) -> float:
     return float(sort_key(value)[1])
 
 
-def _mean_ci(values: list) -> tuple[float, float]:
-    """Mean and CI half-width (0 for one value), floats for drawing."""
-    return float(mean(values)), half_width(values) or 0.0
+def _centre(values: list, stat: str) -> tuple[float, float, float]:
+    """(centre, distance down, distance up) of the 95% interval, floats for
+    drawing: the mean and its t interval (nothing for one value), or the
+    median and its order-statistic interval."""
+    if stat == "median":
+        middle = percentile(values, Fraction(1, 2))
+        low, high, _ = median_interval(values)
+        return float(middle), float(middle - low), float(high - middle)
+    width = half_width(values) or 0.0
+    return float(mean(values)), width, width
+
+
+def _errorbars(stats: list[tuple[float, float, float]]) -> tuple[list[float], list[list[float]]]:
+    """Centres and matplotlib's two-row yerr."""
+    return [c for c, _, _ in stats], [[d for _, d, _ in stats], [u for _, _, u in stats]]
 
 
 def draw(spec: dict, rows: list[dict[str, Any]], out_dir: Path, stem: str | None = None) -> list[Path]:
@@ -133,6 +154,7 @@ def draw(spec: dict, rows: list[dict[str, Any]], out_dir: Path, stem: str | None
             ax.legend(title=spec.get("series"), fontsize="small")
     else:
         ax.text(0.5, 0.5, "no rows match this figure", ha="center", va="center", transform=ax.transAxes)
+    ax.set_yscale(spec.get("yscale", "linear"))
     ax.set_title(spec.get("title", spec["name"]))
     ax.set_xlabel(spec.get("xlabel", spec.get("x", spec["y"] if spec["kind"] == "hist" else "")))
     ax.set_ylabel(spec.get("ylabel", "count" if spec["kind"] == "hist" else spec["y"]))
@@ -145,7 +167,7 @@ def draw(spec: dict, rows: list[dict[str, Any]], out_dir: Path, stem: str | None
 
 
 def _line(ax, points: dict, spec: dict) -> None:
-    """Mean of y per x, one line per series, with 95% CI error bars."""
+    """Mean (or median) of y per x, one line per series, with 95% CI error bars."""
     xs = sorted({x for pairs in points.values() for x, _ in pairs}, key=sort_key)
     numeric = _numeric(xs)
     for series, pairs in points.items():
@@ -153,10 +175,9 @@ def _line(ax, points: dict, spec: dict) -> None:
         for x, y in pairs:
             by_x.setdefault(x, []).append(y)
         ordered = sorted(by_x, key=sort_key)
-        stats = [_mean_ci(by_x[x]) for x in ordered]
+        centres, errors = _errorbars([_centre(by_x[x], spec.get("stat", "mean")) for x in ordered])
         positions = [_position(x) if numeric else xs.index(x) for x in ordered]
-        ax.errorbar(positions, [m for m, _ in stats], yerr=[h for _, h in stats], marker="o", capsize=3,
-                    label=_label(series))
+        ax.errorbar(positions, centres, yerr=errors, marker="o", capsize=3, label=_label(series))
     if not numeric:
         ax.set_xticks(range(len(xs)), [_label(x) for x in xs])
     elif len(xs) <= TICKS_MAX:
@@ -189,14 +210,13 @@ def _offsets(count: int) -> tuple[list[float], float]:
 
 
 def _bar(ax, points: dict, spec: dict) -> None:
-    """Mean of y per category and series, with 95% CI error bars."""
+    """Mean (or median) of y per category and series, with 95% CI error bars."""
     categories, series_list, cells = _grouped(points)
     offsets, width = _offsets(len(series_list))
     for offset, series in zip(offsets, series_list):
         present = [(i, cells[(x, series)]) for i, x in enumerate(categories) if (x, series) in cells]
-        stats = [_mean_ci(values) for _, values in present]
-        ax.bar([i + offset for i, _ in present], [m for m, _ in stats], width, yerr=[h for _, h in stats],
-               capsize=3, label=_label(series))
+        centres, errors = _errorbars([_centre(values, spec.get("stat", "mean")) for _, values in present])
+        ax.bar([i + offset for i, _ in present], centres, width, yerr=errors, capsize=3, label=_label(series))
     _category_ticks(ax, categories)
 
 

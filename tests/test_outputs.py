@@ -247,11 +247,36 @@ def test_plot_command_draws_every_figure(store, tmp_path):
         assert screenshot.emptiness(out / f"{name}.png") is None
 
 
+def test_median_interval_from_order_statistics():
+    # n = 100: the 40th and 61st order statistics (coverage 0.9648); n = 10: 2nd and 9th
+    low, high, coverage = analysis.median_interval([F(i) for i in range(1, 101)])
+    assert (low, high) == (40, 61) and float(coverage) == pytest.approx(0.9648, abs=1e-4)
+    assert analysis.median_interval([F(i) for i in range(10, 0, -1)])[:2] == (2, 9)
+    # too few values for 95%: the whole range, with its true coverage 1 - 2^(1-n)
+    assert analysis.median_interval([F(3), F(1), F(2)]) == (1, 3, F(3, 4))
+
+
+def test_median_figure_draws_the_median_and_its_interval(tmp_path):
+    rows = [{**row("heuristic", "lpt", f"I{i}", value), "kind": "heuristic"} for i, value in enumerate([1, 2, 100])]
+    spec = {"name": "med", "kind": "line", "x": "size.jobs", "y": "value", "series": "algorithm", "stat": "median",
+            "yscale": "log"}
+    plots.check_figure(spec, "figure[0]")
+    assert plots._centre([F(v) for v in (1, 2, 100)], "median") == (2.0, 1.0, 98.0)
+    assert plots._centre([F(v) for v in (1, 2, 3)], "mean")[0] == 2.0
+    png, pdf = plots.draw(spec, rows, tmp_path)
+    assert_picture(png, "png")
+    assert_picture(pdf, "pdf")
+
+
 def test_figure_specs_are_checked():
     with pytest.raises(UserInputError, match=r"^figure\[0\]\.kind: must be one of"):
         plots.check_figure({"name": "f", "kind": "pie", "y": "value"}, "figure[0]")
     with pytest.raises(UserInputError, match=r"^figure\[0\]\.where\.colour: unknown field"):
         plots.check_figure({"name": "f", "kind": "hist", "y": "value", "where": {"colour": 1}}, "figure[0]")
+    with pytest.raises(UserInputError, match=r"^figure\[0\]\.stat: must be one of mean, median"):
+        plots.check_figure({"name": "f", "kind": "line", "x": "seed", "y": "value", "stat": "mode"}, "figure[0]")
+    with pytest.raises(UserInputError, match=r"^figure\[0\]\.yscale: must be one of linear, log"):
+        plots.check_figure({"name": "f", "kind": "line", "x": "seed", "y": "value", "yscale": "sqrt"}, "figure[0]")
 
 
 def test_report_is_self_contained(report):
@@ -266,6 +291,13 @@ def test_report_is_self_contained(report):
     assert "ValueError: generator &lt;refused&gt;" in text   # the failed cell, escaped
     assert "schedbench run exp1.toml" in text and "test box" in text
     assert not re.search(r'(src|href)="(https?:)?//', text)   # nothing fetched from elsewhere
+
+
+def test_a_large_counterexample_is_linked_beside_the_page(store, tmp_path, monkeypatch):
+    monkeypatch.setattr(html_report, "INLINE_MAX", 10)   # every counterexample is now "large"
+    text = html_report.write_report(store, tmp_path).read_text()
+    assert '<a href="counterexamples/lpt-lpt-cx.json">lpt-lpt-cx</a>' in text and "data:application/json" not in text
+    assert json.loads((tmp_path / "counterexamples" / "lpt-lpt-cx.json").read_text()) == COUNTEREXAMPLE
 
 
 def test_report_of_an_empty_store(tmp_path):
