@@ -13,15 +13,17 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
-from schedbench.bench.store import NAMES, fraction
+from schedbench.bench.store import NAMES, Store, fraction
 from schedbench.errors import UserInputError
 
 GROUP_KEY = ("family", "generator", "size", "objective", "algorithm", "options")
 DERIVED = ("optimum", "best_bound", "ratio_to_optimum", "ratio_to_bound")
 JSON_COLUMNS = ("params", "options", "size", "metrics")
 CONFIDENCE = Fraction(95, 100)
+UNTRUSTED = ("invalid", "error")   # a row whose schedule failed validation, or that crashed: no value, no bound
 
 
 class ConflictingResults(UserInputError):
@@ -56,6 +58,9 @@ class Reference:
         return min(a, b) if self.maximized else max(a, b)
 
     def add(self, row: dict[str, Any]) -> None:
+        """Take what a row establishes; an invalid or failed row establishes nothing."""
+        if row["status"] in UNTRUSTED:
+            return
         value, bound = fraction(row["value"]), fraction(row["bound"])
         if row["kind"] == "solver" and row["status"] == "optimal":
             if self.optimum is not None and value != self.optimum:
@@ -145,19 +150,43 @@ def instance_rows(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return list(seen.values())
 
 
-def select(rows: Iterable[dict[str, Any]], experiment: str | None,
-           runs: Iterable[dict[str, Any]] = ()) -> list[dict[str, Any]]:
+def experiment_cells(experiment: str, runs: Iterable[dict[str, Any]],
+                     members: dict[tuple[str, int], set[str]]) -> set[str]:
+    """The cells ``experiment`` expands to, in the variant (quick or full) of its
+    latest run: a cell stored by another experiment that shares it counts too."""
+    quick = [run["quick"] for run in runs if run["experiment"] == experiment]
+    return members.get((experiment, quick[-1]), set()) if quick else set()
+
+
+@dataclass
+class StoreView:
+    """What tables, figures and reports read from a store: its runs, the
+    experiments' cell lists and the rows (one experiment's, when named)."""
+
+    runs: list[dict[str, Any]]
+    members: dict[tuple[str, int], set[str]]
+    rows: list[dict[str, Any]]
+
+
+def read_store(path: str | Path, experiment: str | None = None) -> StoreView:
+    with Store(path, create=False) as db:
+        runs, members, rows = db.runs(), db.members(), list(db.rows())
+    return StoreView(runs, members, select(rows, experiment, runs, members))
+
+
+def select(rows: Iterable[dict[str, Any]], experiment: str | None, runs: Iterable[dict[str, Any]] = (),
+           members: dict[tuple[str, int], set[str]] | None = None) -> list[dict[str, Any]]:
     """The rows of one experiment (every row if None). Ratios then join only
     within it: an experiment brings its own solvers."""
-    rows = list(rows)
+    rows, runs = list(rows), list(runs)
     if experiment is None:
         return rows
-    chosen = [r for r in rows if r["experiment"] == experiment]
-    if not chosen and experiment not in {r["experiment"] for r in runs}:
-        known = sorted({r["experiment"] for r in rows} | {r["experiment"] for r in runs})
+    if experiment not in {r["experiment"] for r in runs}:
+        known = sorted({r["experiment"] for r in runs})
         raise UserInputError("--experiment", f"no experiment {experiment!r} in the store "
                                              f"(it has: {', '.join(known) or 'nothing'})")
-    return chosen
+    cells = experiment_cells(experiment, runs, members or {})
+    return [r for r in rows if r["cell_id"] in cells]
 
 
 def field(row: dict[str, Any], name: str) -> Any:
@@ -300,20 +329,26 @@ def summarize(values: Iterable[Fraction | None], maximized: bool = False) -> Sum
 
 
 def claims_ledger(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The claims of every finished claims row, united per claim key: tried,
-    skipped and violations summed, the worst (largest) ratio, the shrunk
+    """The claims of each family's largest finished ledger run (most
+    instances; the latest on a tie): two runs of one ledger try the same
+    paper constructions, so their counts are not added. Per claim: tried,
+    skipped, violations, the worst (largest) ratio, the shrunk
     counterexamples by name."""
-    ledger: dict[str, dict[str, Any]] = {}
+    largest: dict[str, tuple[tuple, dict[str, Any]]] = {}
     for row in rows:
         if row["kind"] != "claims" or row["status"] != "done":
             continue
+        rank = (json.loads(row["params"] or "{}").get("instances", 0), row["finished_at"] or "")
+        kept = largest.get(row["family"])
+        if kept is None or rank > kept[0]:
+            largest[row["family"]] = (rank, row)
+    ledger = []
+    for family in sorted(largest):
+        row = largest[family][1]
         for claim in json.loads(row["metrics"])["claims"]:
-            entry = ledger.setdefault(claim["key"], {"key": claim["key"], "family": row["family"],
-                                                     "statement": claim["statement"], "tried": 0, "skipped": 0,
-                                                     "violations": 0, "worst": None, "counterexamples": {}})
-            for count in ("tried", "skipped", "violations"):
-                entry[count] += claim[count]
-            seen = [Fraction(r) for r in claim["ratios"]] + ([entry["worst"]] if entry["worst"] is not None else [])
-            entry["worst"] = max(seen, default=None)
-            entry["counterexamples"].update((c["name"], c["instance"]) for c in claim["counterexamples"])
-    return [ledger[key] for key in sorted(ledger)]
+            ratios = [Fraction(r) for r in claim["ratios"]]
+            ledger.append({"key": claim["key"], "family": family, "statement": claim["statement"],
+                           "tried": claim["tried"], "skipped": claim["skipped"], "violations": claim["violations"],
+                           "worst": max(ratios, default=None),
+                           "counterexamples": {c["name"]: c["instance"] for c in claim["counterexamples"]}})
+    return sorted(ledger, key=lambda c: c["key"])

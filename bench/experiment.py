@@ -21,14 +21,14 @@ from schedbench.bench.plots import check_figure
 from schedbench.bench.store import canonical
 from schedbench.errors import UserInputError
 from schedbench.model import FAMILIES
+from schedbench.solvers import SOLVERS
+from schedbench.solvers.settings import DEFAULT_TIME_LIMIT
 
 GRID_KEYS = {"family", "generator", "instances", "params", "vary", "seeds", "objectives", "heuristics",
              "heuristic_options", "solvers", "metrics", "keep_schedules", "quick"}
 CLAIMS_KEYS = {"family", "instances", "seed", "solver", "time_limit", "quick"}
 TOP_KEYS = {"name", "title", "paper", "description", "grid", "claims", "figure", "quick"}
 SOLVER_KEYS = {"name", "time_limit", "workers"}
-SOLVERS = ("cpsat", "milp", "portfolio")
-DEFAULT_TIME_LIMIT = 60.0
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class InstanceSpec:
     family: str
     generator: str               # a families.generators() name, "file" or "claims"
     params: dict = field(hash=False)
-    size: dict = field(hash=False)   # the varied parameters (the tables' grouping)
+    size: dict = field(hash=False)   # what tables group by: all generator parameters, a file's name
     seed: int | None = None
     file_hash: str | None = None
 
@@ -84,9 +84,11 @@ class Experiment:
 
 
 def cell_id(instance: InstanceSpec, objective: str | None, kind: str, algorithm: str, options: dict,
-            time_limit: float | None) -> str:
+            time_limit: float | None, metrics: tuple[str, ...] = (), keep_schedule: bool = False) -> str:
+    """The hash of everything a cell's row depends on: another metric or keeping
+    the schedule makes another cell, so a changed grid never reuses a row that lacks them."""
     key = {"instance": instance.key(), "objective": objective, "kind": kind, "algorithm": algorithm,
-           "options": options, "time_limit": time_limit}
+           "options": options, "time_limit": time_limit, "metrics": sorted(metrics), "keep_schedule": keep_schedule}
     return hashlib.sha256(canonical(key).encode()).hexdigest()
 
 
@@ -173,8 +175,8 @@ def _grid_tasks(experiment: str, grid: dict, base: Path, where: str) -> list[Tas
         raise UserInputError(f"{where}.heuristics", "a grid needs heuristics or solvers to run")
     tasks = []
     for spec in specs:
-        cells = tuple(Cell(cell_id(spec, objective, kind, name, options, limit), spec, objective, kind, name,
-                           options, limit, metrics, keep)
+        cells = tuple(Cell(cell_id(spec, objective, kind, name, options, limit, metrics, keep), spec, objective,
+                           kind, name, options, limit, metrics, keep)
                       for objective in objectives for kind, name, options, limit in algorithms)
         tasks.append(Task(experiment, spec, cells))
     return tasks
@@ -211,8 +213,8 @@ def _instance_specs(family: str, grid: dict, base: Path, where: str):
     axes = list(vary)
     for values in itertools.product(*(vary[a] for a in axes)):
         size = dict(zip(axes, values))
-        for seed in seeds:
-            yield InstanceSpec(family, generator, {**params, **size}, size, seed)
+        for seed in seeds:  # fixed parameters are part of the size too: two grids may fix different ones
+            yield InstanceSpec(family, generator, {**params, **size}, {**params, **size}, seed)
 
 
 def _portable(path: str) -> str:

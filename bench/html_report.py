@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from schedbench.bench import analysis, plots, tables
-from schedbench.bench.store import Store, canonical
+from schedbench.bench.store import canonical
 
 STYLE = """
 body { font-family: sans-serif; margin: 2em auto; max-width: 1200px; color: #222; line-height: 1.4; }
@@ -40,15 +40,14 @@ INLINE_MAX = 64 * 1024   # bytes of JSON a counterexample may carry inside the p
 def write_report(store: str | Path, out: str | Path, experiment: str | None = None) -> Path:
     """Write OUT/index.html (and the figures' PNG/PDF files) for ``store``,
     restricted to one experiment if named; returns the page's path."""
-    with Store(store, create=False) as db:
-        runs, rows = db.runs(), list(db.rows())
-    rows = analysis.select(rows, experiment, runs)
-    runs = [r for r in runs if experiment is None or r["experiment"] == experiment]
+    view = analysis.read_store(store, experiment)
+    rows = view.rows
+    runs = [r for r in view.runs if experiment is None or r["experiment"] == experiment]
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     title = f"schedbench report: {experiment or Path(store).name}"
     if rows:
-        body = [_provenance(runs, rows), _results(runs, rows, experiment, out), _claims(rows, out), _failures(rows)]
+        body = [_provenance(runs, rows), _results(view, rows, experiment, out), _claims(rows, out), _failures(rows)]
     else:
         body = [_provenance(runs, rows), "<p class=\"error\">This store holds no cells"
                 + (f" of experiment {escape(experiment)}" if experiment else "") + ": nothing to report.</p>"]
@@ -98,7 +97,7 @@ def _provenance(runs: list[dict[str, Any]], rows: list[dict[str, Any]]) -> str:
     return "".join(parts)
 
 
-def _results(runs: list[dict[str, Any]], rows: list[dict[str, Any]], experiment: str | None, out: Path) -> str:
+def _results(view: analysis.StoreView, rows: list[dict[str, Any]], experiment: str | None, out: Path) -> str:
     """The ratio and bound tables and the figures; a store that contradicts
     itself gets the reason in their place, the rest of the report still stands."""
     try:
@@ -109,10 +108,10 @@ def _results(runs: list[dict[str, Any]], rows: list[dict[str, Any]], experiment:
     ratio = tables.ratio_tables([r for r in joined if r["kind"] == "heuristic"])
     parts = ["<h2>Ratios</h2>", tables.html_tables(ratio) or "<p>No heuristic cells.</p>", "<h2>Bounds</h2>",
              tables.html_tables([tables.bound_table(instances)]) if instances else "<p>No cells with an objective.</p>"]
-    specs = plots.figure_specs(runs, experiment)
+    specs = plots.figure_specs(view.runs, experiment)
     if specs:
         parts.append("<h2>Figures</h2>")
-    for spec, (png, pdf) in plots.draw_all(specs, joined, out):
+    for spec, (png, pdf) in plots.draw_all(specs, joined, out, view.runs, view.members):
         data = base64.b64encode(png.read_bytes()).decode("ascii")
         caption = escape(spec.get("title", spec["name"]))
         parts.append(f"<figure><img src=\"data:image/png;base64,{data}\" alt=\"{caption}\">"

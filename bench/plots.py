@@ -15,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from schedbench.bench.analysis import (check_field, field, half_width, mean, median_interval, percentile, ratio_rows,
+from schedbench.bench.analysis import (check_field, experiment_cells, field, half_width, mean, median_interval, percentile, ratio_rows,
                                        sort_key)
 from schedbench.errors import UserInputError
 
@@ -246,15 +246,17 @@ def _category_ticks(ax, categories: list) -> None:
 DRAWERS = {"line": _line, "hist": _hist, "bar": _bar, "box": _box}
 
 
-def draw_all(specs: list[tuple[str, dict]], rows: list[dict[str, Any]], out_dir: Path) -> list[tuple[dict, list[Path]]]:
-    """Every figure, each from its own experiment's rows of ``figure_rows``
+def draw_all(specs: list[tuple[str, dict]], rows: list[dict[str, Any]], out_dir: Path, runs: list[dict[str, Any]],
+             members: dict[tuple[str, int], set[str]]) -> list[tuple[dict, list[Path]]]:
+    """Every figure, each from its own experiment's cells among ``figure_rows``
     output; a name taken by an earlier experiment's figure becomes EXPERIMENT-NAME."""
     taken: set[str] = set()
     drawn = []
     for experiment, spec in specs:
         stem = spec["name"] if spec["name"] not in taken else f"{experiment}-{spec['name']}"
         taken.add(stem)
-        drawn.append((spec, draw(spec, [r for r in rows if r["experiment"] == experiment], out_dir, stem)))
+        cells = experiment_cells(experiment, runs, members)
+        drawn.append((spec, draw(spec, [r for r in rows if r["cell_id"] in cells], out_dir, stem)))
     return drawn
 
 

@@ -21,6 +21,9 @@ import schedbench
 from schedbench.bench.cells import machine, run_task
 from schedbench.bench.experiment import Experiment, Task, select_batch
 from schedbench.bench.store import Store
+from schedbench.errors import UserInputError
+
+CONNECT_TIMEOUT = "20s"
 
 
 @dataclass
@@ -51,6 +54,9 @@ def run_experiment(experiment: Experiment, store: Store, workers: int = 1, clust
 
     ``cluster`` is a Dask scheduler address (or a ``LocalCluster``); without it,
     ``workers`` local processes (1: in this process)."""
+    client = _dask_client(cluster) if cluster is not None else None   # fail before anything is recorded
+    store.add_members(experiment.name, experiment.quick,
+                      (c.cell_id for task in select_batch(experiment.tasks, batch) for c in task.cells))
     tasks, skipped = pending_tasks(experiment, store, batch)
     run_id = store.add_run({"experiment": experiment.name, "experiment_text": experiment.text,
                             "quick": int(experiment.quick), "command": command,
@@ -65,8 +71,9 @@ def run_experiment(experiment: Experiment, store: Store, workers: int = 1, clust
         if progress is not None:
             progress(len(rows))
 
-    if cluster is not None:
-        _run_dask(tasks, cluster, finished)
+    if client is not None:
+        with client:
+            _run_dask(tasks, client, finished)
     elif workers == 1:
         for task in tasks:
             finished(run_task(task))
@@ -86,14 +93,22 @@ def _run_pool(tasks: list[Task], workers: int, finished: Callable[[list[dict]], 
                finished)
 
 
-def _run_dask(tasks: list[Task], cluster: Any, finished: Callable[[list[dict]], None]) -> None:
+def _dask_client(cluster: Any):
+    """A client of the Dask scheduler at ``cluster`` (an address or a LocalCluster)."""
     from distributed import Client
+
+    try:
+        return Client(cluster, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError) as exc:
+        raise UserInputError("--cluster", f"no Dask scheduler answers at {cluster}: {exc}") from None
+
+
+def _run_dask(tasks: list[Task], client: Any, finished: Callable[[list[dict]], None]) -> None:
     from distributed import wait as dask_wait
 
-    with Client(cluster) as client:
-        workers = max(1, len(client.scheduler_info().get("workers", {})))
-        _drain(tasks, lambda fn, task: client.submit(fn, task, pure=False),
-               lambda pending: dask_wait(pending, return_when="FIRST_COMPLETED"), _window(workers), finished)
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    _drain(tasks, lambda fn, task: client.submit(fn, task, pure=False),
+           lambda pending: dask_wait(pending, return_when="FIRST_COMPLETED"), _window(workers), finished)
 
 
 def _drain(tasks: list[Task], submit, wait_any, window: int, finished) -> None:

@@ -5,6 +5,12 @@ task, so a run killed at any moment (SIGKILL included) leaves every
 committed cell intact and loses only the cells in flight; SQLite's journal
 makes each commit all-or-nothing. Exact values are stored as ``"num/den"``
 text beside a float copy for sorting and display.
+
+A cell is stored once, whichever experiment ran it first; the ``members``
+table says which cells each experiment (quick or full) expands to, so two
+experiments that share cells both see them. A cell that ended in ``error``
+(a crash, a worker lost) is not finished: the next run tries it again and
+its row is replaced.
 """
 
 import csv
@@ -53,6 +59,9 @@ NAMES = tuple(name for name, _ in COLUMNS)
 # What a rerun must reproduce: everything but timing, place and provenance.
 VALUE_COLUMNS = tuple(n for n in NAMES if n not in ("wall_time", "machine", "finished_at", "run_id", "experiment"))
 
+RETRIED = "error"  # the status of a cell that a later run tries again
+MEMBERS = "experiment TEXT, quick INTEGER, cell_id TEXT, PRIMARY KEY (experiment, quick, cell_id)"
+
 RUN_COLUMNS: tuple[tuple[str, str], ...] = (
     ("run_id", "INTEGER PRIMARY KEY"),
     ("experiment", "TEXT"),
@@ -98,6 +107,7 @@ class Store:
     def _create(self) -> None:
         self.db.execute(f"CREATE TABLE IF NOT EXISTS cells ({', '.join(f'{n} {t}' for n, t in COLUMNS)})")
         self.db.execute(f"CREATE TABLE IF NOT EXISTS runs ({', '.join(f'{n} {t}' for n, t in RUN_COLUMNS)})")
+        self.db.execute(f"CREATE TABLE IF NOT EXISTS members ({MEMBERS})")
 
     def _check(self) -> None:
         have = {row[1] for row in self.db.execute("PRAGMA table_info(cells)")}
@@ -114,10 +124,29 @@ class Store:
         self.db.close()
 
     def add_run(self, run: dict[str, Any]) -> int:
+        """Record a run; the same run again (a store merged twice) keeps its first id."""
         names = [n for n, _ in RUN_COLUMNS if n != "run_id"]
+        same = self.db.execute(f"SELECT run_id FROM runs WHERE {' AND '.join(f'{n} IS ?' for n in names)}",
+                               [run.get(n) for n in names]).fetchone()
+        if same:
+            return same[0]
         cursor = self.db.execute(f"INSERT INTO runs ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
                                  [run.get(n) for n in names])
         return cursor.lastrowid
+
+    def add_members(self, experiment: str, quick: bool, cell_ids: Iterable[str]) -> None:
+        """Record that ``experiment`` (its quick or full variant) expands to these cells."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.executemany("INSERT OR IGNORE INTO members VALUES (?, ?, ?)",
+                                [(experiment, int(quick), c) for c in cell_ids])
+
+    def members(self) -> dict[tuple[str, int], set[str]]:
+        """(experiment, quick) -> the ids of its cells."""
+        out: dict[tuple[str, int], set[str]] = {}
+        for experiment, quick, cell_id in self.db.execute("SELECT experiment, quick, cell_id FROM members"):
+            out.setdefault((experiment, quick), set()).add(cell_id)
+        return out
 
     def runs(self) -> list[dict[str, Any]]:
         cursor = self.db.execute("SELECT * FROM runs ORDER BY run_id")
@@ -125,16 +154,21 @@ class Store:
         return [dict(zip(names, row)) for row in cursor]
 
     def finished(self) -> set[str]:
-        return {row[0] for row in self.db.execute("SELECT cell_id FROM cells")}
+        """The cells a run skips: every stored cell but those that ended in error."""
+        return {row[0] for row in self.db.execute("SELECT cell_id FROM cells WHERE status IS NOT ?", (RETRIED,))}
 
     def add(self, rows: Iterable[dict[str, Any]]) -> int:
-        """Insert finished cells in one transaction; a cell already stored is kept. Returns rows added."""
+        """Store cells in one transaction: a new cell is added, a stored one kept,
+        unless it ended in error and the new row did not. Returns rows written."""
         placeholders = ", ".join("?" * len(NAMES))
+        update = ", ".join(f"{n} = excluded.{n}" for n in NAMES if n != "cell_id")
         with self.db:  # one transaction: all rows of the task or none
             self.db.execute("BEGIN IMMEDIATE")
             before = self.db.total_changes
-            self.db.executemany(f"INSERT OR IGNORE INTO cells ({', '.join(NAMES)}) VALUES ({placeholders})",
-                                [[row.get(n) for n in NAMES] for row in rows])
+            self.db.executemany(f"INSERT INTO cells ({', '.join(NAMES)}) VALUES ({placeholders}) "
+                                f"ON CONFLICT (cell_id) DO UPDATE SET {update} "
+                                f"WHERE cells.status IS ? AND excluded.status IS NOT ?",
+                                [[*(row.get(n) for n in NAMES), RETRIED, RETRIED] for row in rows])
             return self.db.total_changes - before
 
     def rows(self, where: str = "", args: tuple = ()) -> Iterator[dict[str, Any]]:
@@ -150,8 +184,9 @@ class Store:
 
     def merge(self, other: str | Path) -> tuple[int, list[str]]:
         """Join another store into this one: new cells are added, cells already
-        here are kept. Returns the number added and the ids of cells whose
-        stored values differ between the two stores (for the caller to report)."""
+        here are kept (a cell here in error takes the other's result). Returns
+        the number written and the ids of cells whose stored values differ
+        between the two stores (for the caller to report)."""
         source = Store(other, create=False)
         try:
             mine = {row["cell_id"]: row for row in self.rows()}
@@ -161,10 +196,12 @@ class Store:
                 run_ids[old] = self.add_run(run)
             for row in source.rows():
                 here = mine.get(row["cell_id"])
-                if here is None:
+                if here is None or (here["status"] == RETRIED and row["status"] != RETRIED):
                     added.append({**row, "run_id": run_ids.get(row["run_id"])})
-                elif any(here[n] != row[n] for n in VALUE_COLUMNS if n != "schedule"):
+                elif row["status"] != RETRIED and any(here[n] != row[n] for n in VALUE_COLUMNS if n != "schedule"):
                     differ.append(row["cell_id"])
+            for (experiment, quick), cells in source.members().items():
+                self.add_members(experiment, bool(quick), cells)
             return (self.add(added) if added else 0), differ
         finally:
             source.close()

@@ -222,8 +222,9 @@ def test_batches_merge_into_the_full_run_without_duplicates(tmp_path):
     full = tmp_path / "full.sqlite"
     assert run_cli("run", exp, "--store", full, "--workers", "1", "--no-progress").returncode == 0
     assert values(merged) == values(full)
-    with Store(merged, create=False) as db:
-        assert len(db.runs()) == 4
+    with Store(merged, create=False) as db, Store(full, create=False) as whole:
+        assert len(db.runs()) == 3   # parts[0] merged twice brings its run once
+        assert db.members() == whole.members() and len(db.members()[("two-hundred", 0)]) == 60
 
 
 def test_bad_batch_and_missing_store(tmp_path):
@@ -252,3 +253,67 @@ def test_export_csv_and_parquet_keep_exact_values(tmp_path):
     assert {r["cell_id"]: r["value"] for r in table} == stored
     bad = run_cli("export", store, "--out", tmp_path / "x.xlsx")
     assert bad.returncode == 2 and bad.stderr.startswith("schedbench: --out")
+
+
+def test_two_experiments_sharing_cells_both_see_them(tmp_path):
+    """The cells are stored once, by the first experiment that runs them; the
+    second one's tables and figures still find every one of its cells."""
+    from schedbench.bench.analysis import read_store
+    from schedbench.bench.plots import draw_all, figure_rows, figure_specs
+
+    small = GRID_200.replace("seeds = 10", "seeds = 1")
+    first = write(tmp_path, small, "a.toml")
+    second = write(tmp_path, small.replace('name = "two-hundred"', 'name = "second"') + """
+[[figure]]
+name = "shared"
+kind = "bar"
+y = "ratio_to_optimum"
+series = "algorithm"
+""", "b.toml")
+    store = tmp_path / "s.sqlite"
+    out = run_cli("run", first, second, "--store", store, "--workers", "1", "--no-progress")
+    assert out.returncode == 0 and "second: 20 cells, 20 already stored, ran 0" in out.stdout, out.stdout
+    view = read_store(store, "second")
+    assert len(view.rows) == 20 and {r["experiment"] for r in view.rows} == {"two-hundred"}
+    [(spec, _)] = draw_all(figure_specs(view.runs, "second"), figure_rows(view.rows), tmp_path, view.runs,
+                           view.members)
+    assert spec["name"] == "shared" and (tmp_path / "shared.png").stat().st_size > 5000
+    table = run_cli("table", store, "--experiment", "second", "--format", "csv")
+    assert table.returncode == 0 and table.stdout.count("\npcmax,") == 16   # 4 sizes x 4 heuristics
+
+
+def test_a_cell_that_ended_in_error_is_run_again(tmp_path):
+    exp = write(tmp_path, GRID_200.replace("seeds = 10", "seeds = 1"))
+    store = tmp_path / "s.sqlite"
+    assert run_cli("run", exp, "--store", store, "--workers", "1", "--no-progress").returncode == 0
+    before = values(store)
+    with Store(store) as db:   # as if a worker had crashed on one cell
+        db.db.execute("UPDATE cells SET status = 'error', value = NULL, error = 'MemoryError' "
+                      "WHERE cell_id = (SELECT MIN(cell_id) FROM cells)")
+    again = run_cli("run", exp, "--store", store, "--workers", "1", "--no-progress")
+    assert again.returncode == 0 and "19 already stored, ran 1" in again.stdout, again.stdout
+    assert values(store) == before
+
+
+def test_an_unreachable_cluster_is_one_line_and_records_nothing(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from schedbench.bench import runner
+    from schedbench.cli import cli
+
+    monkeypatch.setattr(runner, "CONNECT_TIMEOUT", "1s")
+    store = tmp_path / "s.sqlite"
+    result = CliRunner().invoke(cli, ["run", str(write(tmp_path, GRID_200)), "--store", str(store),
+                                      "--cluster", "tcp://127.0.0.1:9", "--no-progress"])
+    assert isinstance(result.exception, UserInputError)   # main() prints it as one line, exit 2
+    assert str(result.exception).startswith("--cluster: no Dask scheduler answers at tcp://127.0.0.1:9")
+    with Store(store, create=False) as db:
+        assert db.runs() == [] and db.count() == 0
+
+
+def test_changing_metrics_or_keep_schedules_makes_new_cells(tmp_path):
+    base = load(write(tmp_path, GRID_200))
+    fewer = load(write(tmp_path, GRID_200.replace('metrics = ["makespan"]', "metrics = []"), "b.toml"))
+    lighter = load(write(tmp_path, GRID_200 + "keep_schedules = false\n", "c.toml"))
+    ids = [{c.cell_id for t in e.tasks for c in t.cells} for e in (base, fewer, lighter)]
+    assert not ids[0] & ids[1] and not ids[0] & ids[2]

@@ -104,10 +104,11 @@ ROWS = [
     knapsack("solver", "cpsat", "K3", 18, 30, status="feasible"),
     knapsack("heuristic", "greedy_ratio", "K1", 8, 12), knapsack("heuristic", "greedy_ratio", "K2", 20, 25),
     knapsack("heuristic", "greedy_ratio", "K3", 15, 32),
-    # two claims ledgers of the same family
+    # two runs of one family's claims ledger: a full one and a quick one (the same constructions, fewer)
     *({**EMPTY, "cell_id": f"claims-{i}", "experiment": "exp1", "family": "mosp", "generator": "claims",
-       "kind": "claims", "algorithm": "mosp", "status": "done", "metrics": canonical({"claims": claims}),
-       "wall_time": 2.0, "run_id": 1} for i, claims in enumerate(CLAIMS)),
+       "params": canonical({"instances": instances, "seed": 0, "solver": "cpsat"}), "kind": "claims",
+       "algorithm": "mosp", "status": "done", "metrics": canonical({"claims": claims}), "wall_time": 2.0,
+       "run_id": 1} for i, (claims, instances) in enumerate(zip(CLAIMS, (1000, 10)))),
 ]
 
 
@@ -119,6 +120,7 @@ def store(tmp_path_factory):
                     "command": "schedbench run exp1.toml", "started_at": "2025-01-01T00:00:00+00:00",
                     "machine": "test box", "versions": json.dumps({"python": "3.11", "schedbench": "0.1.0"})})
         db.add(ROWS)
+        db.add_members("exp1", False, [r["cell_id"] for r in ROWS])
     return path
 
 
@@ -223,11 +225,12 @@ def test_bound_table():
     assert records[("pcmax", "jobs=6")]["cheap_mean_exact"] == "5/6"
 
 
-def test_claims_ledger_unites_rows():
+def test_claims_ledger_takes_the_largest_run_of_each_ledger():
+    """The quick run tries the same constructions again: adding it would count them twice."""
     ledger = {c["key"]: c for c in analysis.claims_ledger(ROWS)}
     ilba, lpt = ledger["mosp.ilba-ratio"], ledger["mosp.lpt-lpt"]
     assert (ilba["tried"], ilba["skipped"], ilba["violations"], ilba["worst"], ilba["counterexamples"]) == \
-        (17, 3, 0, F(3, 2), {})
+        (10, 1, 0, F(4, 3), {})
     assert (lpt["tried"], lpt["violations"], lpt["worst"], lpt["counterexamples"]) == \
         (5, 1, 2, {"lpt-lpt-cx": COUNTEREXAMPLE})
 
@@ -285,7 +288,7 @@ def test_report_is_self_contained(report):
     assert "<td class=\"num\">1.125 ± 1.588</td>" in text
     assert len(re.findall(r'<img src="data:image/png;base64,[A-Za-z0-9+/=]{1000,}"', text)) == 4
     assert (report.parent / "box.pdf").is_file()
-    assert "ILBA &lt;= 3/2 &amp; LPT-LPT &lt; 2" in text and "<td>17</td><td>3</td>" in text
+    assert "ILBA &lt;= 3/2 &amp; LPT-LPT &lt; 2" in text and "<td>10</td><td>1</td>" in text
     link = re.search(r'<a download="lpt-lpt-cx.json" href="data:application/json;base64,([^"]+)">', text)
     assert json.loads(base64.b64decode(link.group(1))) == COUNTEREXAMPLE
     assert "ValueError: generator &lt;refused&gt;" in text   # the failed cell, escaped
@@ -369,3 +372,12 @@ def test_bad_input_is_one_line_and_exit_2(store, tmp_path):
         db.add(ROWS + [row("solver", "milp", "A", 5, 5, cell_id="other")])
     done = run_cli("table", conflicting, "--format", "csv")
     assert done.returncode == 2 and "proven optima differ" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_an_invalid_or_failed_row_establishes_no_bound():
+    """A model whose schedule failed validation proves nothing: its bound must
+    neither tighten the ratios nor make the store look contradictory."""
+    rows = [row("solver", "cpsat", "A", 4, 4), row("heuristic", "lpt", "A", 5, 3),
+            row("solver", "milp", "A", 3, 7, status="invalid"), row("solver", "milp", "A", None, 9, status="error")]
+    [lpt] = analysis.ratio_rows(rows)
+    assert (lpt["optimum"], lpt["best_bound"], lpt["ratio_to_bound"]) == (4, 4, F(5, 4))

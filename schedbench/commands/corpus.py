@@ -115,7 +115,9 @@ def regress(update, family, spec, table, baseline) -> None:
         reg.write_baseline(baseline_path, others | reg.updated(stored, outcomes, expected))
         click.echo(f"baseline written: {baseline_path}")
     _summary(reg.ratio_summary(outcomes))
-    click.echo(f"{len(outcomes)} ratios: {len(found.regressions)} regressions, {len(found.improvements)} better, "
+    relaxed = sum(o.ratio is None and not o.problem for o in outcomes)
+    click.echo(f"{len(outcomes) - relaxed} ratios ({relaxed} relaxed schedules without one): "
+               f"{len(found.regressions)} regressions, {len(found.improvements)} better, "
                f"{len(found.new)} new, {len(found.stale)} stale, {time.perf_counter() - began:.1f} s")
     if found.regressions:
         sys.exit(1)
@@ -123,8 +125,9 @@ def regress(update, family, spec, table, baseline) -> None:
 
 def _summary(rows) -> None:
     click.echo(f"{'family':16} {'objective':22} {'heuristic':20} {'runs':>4} {'mean':>8} {'worst':>8}")
-    for family, objective, heuristic, runs, mean, worst in rows:
-        click.echo(f"{family:16} {objective:22} {heuristic:20} {runs:4} {float(mean):8.4f} {float(worst):8.4f}")
+    for family, objective, heuristic, stats in rows:
+        click.echo(f"{family:16} {objective:22} {heuristic:20} {stats.n:4} {float(stats.mean):8.4f} "
+                   f"{float(stats.worst):8.4f}")
 
 
 def _user_table(spec: str, family: str, path) -> None:
@@ -136,9 +139,9 @@ def _user_table(spec: str, family: str, path) -> None:
     for o in outcomes:
         shown = o.problem or f"value {o.value}, optimum {o.entry.value}, ratio {o.ratio} ({float(o.ratio):.4f})"
         click.echo(f"{o.entry.instance} {o.entry.objective}: {shown}")
-    for _, objective, _, runs, mean, worst in reg.ratio_summary(outcomes):
-        click.echo(f"{objective}: mean ratio {mean} ({float(mean):.4f}), worst {worst} ({float(worst):.4f}) "
-                   f"over {runs} instances")
+    for _, objective, _, stats in reg.ratio_summary(outcomes):
+        click.echo(f"{objective}: mean ratio {stats.mean} ({float(stats.mean):.4f}), worst {stats.worst} "
+                   f"({float(stats.worst):.4f}) over {stats.n} instances")
     failed = [o for o in outcomes if o.problem]
     if failed:
         click.echo(f"schedbench: {len(failed)} schedules invalid or failed", err=True)

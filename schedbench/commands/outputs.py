@@ -12,16 +12,6 @@ EXPERIMENT = click.option("--experiment", default=None, metavar="NAME",
                           help="Only this experiment's cells (default: every cell in the store).")
 
 
-def _read(store: str, experiment: str | None) -> tuple[list[dict], list[dict]]:
-    """(runs, rows) of the store, rows restricted to the experiment if named."""
-    from schedbench.bench.analysis import select
-    from schedbench.bench.store import Store
-
-    with Store(store, create=False) as db:
-        runs, rows = db.runs(), list(db.rows())
-    return runs, select(rows, experiment, runs)
-
-
 @click.command()
 @STORE
 @EXPERIMENT
@@ -44,8 +34,9 @@ def table(store, experiment, form, kind, out) -> None:
         raise UserInputError("--format", f"unknown format {form!r} (known: {', '.join(FORMATS)})")
     if kind not in KINDS:
         raise UserInputError("--kind", f"unknown table kind {kind!r} (known: {', '.join(KINDS)})")
-    _, rows = _read(store, experiment)
-    tables = store_tables(rows, kind)
+    from schedbench.bench.analysis import read_store
+
+    tables = store_tables(read_store(store, experiment).rows, kind)
     text = render(tables, form) if tables else ""
     if out:
         Path(out).write_text(text, encoding="utf-8")
@@ -84,14 +75,15 @@ def figures(store, experiment, out) -> None:
     """Draw every [[figure]] of the experiments run into STORE (their TOML
     as stored with each run) as PNG and PDF into --out; means carry 95% CI
     error bars. This is what "plot STORE" runs."""
+    from schedbench.bench.analysis import read_store
     from schedbench.bench.plots import draw_all, figure_rows, figure_specs
 
-    runs, rows = _read(store, experiment)
-    specs = figure_specs(runs, experiment)
+    view = read_store(store, experiment)
+    specs = figure_specs(view.runs, experiment)
     if not specs:
         raise UserInputError("STORE", "no [[figure]] table in the experiments run into this store"
                                       + (f" (experiment {experiment})" if experiment else ""))
-    for _, paths in draw_all(specs, figure_rows(rows), Path(out)):
+    for _, paths in draw_all(specs, figure_rows(view.rows), Path(out), view.runs, view.members):
         click.echo(" ".join(str(p) for p in paths))
 
 
