@@ -22,9 +22,9 @@ from typing import Any
 
 import schedbench
 from schedbench.bench import families
-from schedbench.bench.experiment import Cell, InstanceSpec, Task
+from schedbench.bench.experiment import Cell, Task, build_instance
 from schedbench.bench.store import canonical, exact
-from schedbench.errors import NotProven, UserInputError
+from schedbench.errors import NotProven
 
 
 def run_task(task: Task) -> list[dict[str, Any]]:
@@ -37,41 +37,6 @@ def run_task(task: Task) -> list[dict[str, Any]]:
     except Exception as exc:  # a generator refusing its parameters fails each of its cells, visibly
         return [_row(task.experiment, cell, None, {"status": "error", "error": _message(exc)}) for cell in task.cells]
     return [_row(task.experiment, cell, instance, _run_cell(instance, cell)) for cell in task.cells]
-
-
-def build_instance(spec: InstanceSpec):
-    from schedbench.model import load_instance
-
-    if spec.generator == "file":
-        return load_instance(_locate(spec.params["file"]))
-    generator = families.generators()[spec.generator]
-    seed = {"seed": spec.seed} if spec.seed is not None and _takes_seed(generator) else {}
-    return generator(**spec.params, **seed)
-
-
-def rebuild_instance(row: dict[str, Any]):
-    """The instance of a stored cell, built again from its generator call or file."""
-    params = json.loads(row["params"])
-    if row["generator"] == "claims":
-        raise UserInputError("--cell", "a claims cell has no single instance")
-    spec = InstanceSpec(row["family"], row["generator"], params, {}, row["seed"])
-    return build_instance(spec)
-
-
-def _locate(path: str) -> Path:
-    """A stored instance path: as written, else inside the installed corpus."""
-    candidate = Path(path)
-    if candidate.exists():
-        return candidate
-    import schedbench.instances
-
-    packaged = Path(schedbench.instances.__file__).parent / candidate
-    return packaged if packaged.exists() else candidate
-
-
-@functools.cache
-def _takes_seed(generator) -> bool:
-    return "seed" in inspect.signature(generator).parameters
 
 
 def _run_cell(instance, cell: Cell) -> dict[str, Any]:

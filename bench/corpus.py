@@ -28,12 +28,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from schedbench.bench import families
 from schedbench.errors import NotProven, UserInputError
 from schedbench.result import INFEASIBLE, OPTIMAL
 
 OPT, BEST, BESTDUAL, INFEASIBLE_STATUS = "opt", "best", "bestdual", "infeasible"
+STATUSES = (OPT, BEST, BESTDUAL, INFEASIBLE_STATUS)
 SETTLED = (OPT, INFEASIBLE_STATUS)  # statuses that no new result can change
 BACKENDS = ("cpsat", "milp")
 CHEAP_BOUND = "lower-bound"  # the source name of families.lower_bound (an upper bound when maximised)
@@ -84,8 +86,10 @@ def _text(value: Fraction | None) -> str:
     return "" if value is None else str(value)
 
 
-def read_csv(path: str | Path, header: tuple[str, ...], option: str, what: str) -> list[dict[str, str]]:
-    """The rows of a CSV file with exactly ``header`` (none if the file does not exist yet)."""
+def read_csv(path: str | Path, header: tuple[str, ...], option: str, what: str,
+             convert: Callable[[dict[str, str]], Any]) -> list:
+    """``convert`` of each row of a CSV file with exactly ``header`` (none if the
+    file does not exist yet); a row it cannot read is one error naming its line."""
     path = Path(path)
     if not path.exists():
         return []
@@ -93,15 +97,25 @@ def read_csv(path: str | Path, header: tuple[str, ...], option: str, what: str) 
         reader = csv.DictReader(handle)
         if tuple(reader.fieldnames or ()) != header:
             raise UserInputError(option, f"{path} is not {what} (header {','.join(header)})")
-        return list(reader)
+        out = []
+        for row in reader:
+            try:
+                out.append(convert(row))
+            except (ValueError, ZeroDivisionError, TypeError) as exc:
+                raise UserInputError(option, f"{path} line {reader.line_num}: {exc}") from None
+        return out
+
+
+def _entry(row: dict[str, str]) -> Entry:
+    if row["status"] not in STATUSES:
+        raise ValueError(f"status must be one of {', '.join(STATUSES)}, got {row['status']!r}")
+    return Entry(row["instance"], row["family"], row["objective"], row["status"], _exact(row["value"]),
+                 _exact(row["bound"]), row["solvers"], float(row["time_limit"]))
 
 
 def read_table(path: str | Path) -> Table:
     """The table at ``path`` (empty if the file does not exist yet)."""
-    entries = [Entry(r["instance"], r["family"], r["objective"], r["status"], _exact(r["value"]),
-                     _exact(r["bound"]), r["solvers"], float(r["time_limit"]))
-               for r in read_csv(path, HEADER, "--table", "a known-values table")]
-    return {e.key: e for e in entries}
+    return {e.key: e for e in read_csv(path, HEADER, "--table", "a known-values table", _entry)}
 
 
 def write_csv(path: str | Path, header: Sequence[str], rows: Iterable[Sequence]) -> None:

@@ -7,9 +7,12 @@ its key, so it can be cached, resumed, run on any machine and merged later
 The file format is in the README ("Experiments").
 """
 
+import functools
 import glob
 import hashlib
+import inspect
 import itertools
+import json
 import pkgutil
 import tomllib
 from dataclasses import dataclass, field
@@ -170,9 +173,12 @@ def _grid_tasks(experiment: str, grid: dict, base: Path, where: str) -> list[Tas
     keep = grid.get("keep_schedules", True)
     if not isinstance(keep, bool):
         raise UserInputError(f"{where}.keep_schedules", f"must be true or false, got {keep!r}")
-    algorithms = _heuristics(family, grid, where) + _solvers(grid.get("solvers", []), f"{where}.solvers")
+    algorithms = (_heuristics(family, grid, where)
+                  + _solvers(grid.get("solvers", []), f"{where}.solvers", family, objectives))
     if not algorithms:
         raise UserInputError(f"{where}.heuristics", "a grid needs heuristics or solvers to run")
+    _probe(family, specs, [dict(o) for o in {canonical(options): options for kind, _, options, _ in algorithms
+                                             if kind == "heuristic"}.values()], where)
     tasks = []
     for spec in specs:
         cells = tuple(Cell(cell_id(spec, objective, kind, name, options, limit, metrics, keep), spec, objective,
@@ -204,6 +210,9 @@ def _instance_specs(family: str, grid: dict, base: Path, where: str):
     params, vary = grid.get("params", {}), grid.get("vary", {})
     _table(params, f"{where}.params")
     _table(vary, f"{where}.vary")
+    if "seed" in params or "seed" in vary:
+        raise UserInputError(f"{where}.{'params' if 'seed' in params else 'vary'}.seed",
+                             "the seed of each instance comes from seeds")
     for key, values in vary.items():
         if not isinstance(values, list) or not values:
             raise UserInputError(f"{where}.vary.{key}", f"must be a non-empty array of values, got {values!r}")
@@ -285,7 +294,7 @@ def _heuristics(family: str, grid: dict, where: str) -> list[tuple[str, str, dic
     return [("heuristic", name, options, None) for name in dict.fromkeys(names) for options in combos]
 
 
-def _solvers(entries: Any, where: str) -> list[tuple[str, str, dict, float | None]]:
+def _solvers(entries: Any, where: str, family: str, objectives: list[str]) -> list[tuple[str, str, dict, float | None]]:
     if not isinstance(entries, list):
         raise UserInputError(where, "must be an array of tables such as { name = \"cpsat\", time_limit = 10 }")
     out = []
@@ -295,6 +304,9 @@ def _solvers(entries: Any, where: str) -> list[tuple[str, str, dict, float | Non
         name = entry.get("name")
         if name not in SOLVERS:
             raise UserInputError(f"{place}.name", f"unknown solver {name!r} (known: {', '.join(SOLVERS)})")
+        if name == "portfolio" and family != "pcmax" and objectives != ["unconstrained-makespan"]:
+            raise UserInputError(f"{place}.name", "the portfolio solves P||Cmax problems only (pcmax, or mosp's "
+                                                  "unconstrained-makespan); other models take cpsat or milp")
         limit = entry.get("time_limit", DEFAULT_TIME_LIMIT)
         if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
             raise UserInputError(f"{place}.time_limit", f"must be a number of seconds > 0, got {limit!r}")
@@ -323,6 +335,77 @@ def _claims_task(experiment: str, entry: dict, where: str) -> Task:
     cell = Cell(cell_id(spec, None, "claims", family, {}, float(limit)), spec, None, "claims", family, {},
                 float(limit), (), False)
     return Task(experiment, spec, (cell,))
+
+
+def build_instance(spec: InstanceSpec):
+    """The instance of ``spec``: its generator called with its parameters and seed, or its file loaded."""
+    from schedbench.model import load_instance
+
+    if spec.generator == "file":
+        return load_instance(_locate(spec.params["file"]))
+    generator = families.generators()[spec.generator]
+    seed = {"seed": spec.seed} if spec.seed is not None and _takes_seed(generator) else {}
+    return generator(**spec.params, **seed)
+
+
+def rebuild_instance(row: dict[str, Any]):
+    """The instance of a stored cell, built again from its generator call or file."""
+    if row["generator"] == "claims":
+        raise UserInputError("--cell", "a claims cell has no single instance")
+    return build_instance(InstanceSpec(row["family"], row["generator"], json.loads(row["params"]), {}, row["seed"]))
+
+
+def _locate(path: str) -> Path:
+    """A stored instance path: as written, else inside the installed corpus."""
+    candidate = Path(path)
+    if candidate.exists():
+        return candidate
+    import schedbench.instances
+
+    packaged = Path(schedbench.instances.__file__).parent / candidate
+    return packaged if packaged.exists() else candidate
+
+
+@functools.cache
+def _takes_seed(generator) -> bool:
+    return "seed" in inspect.signature(generator).parameters
+
+
+def _within(where: str, exc: UserInputError) -> UserInputError:
+    """``exc`` with its field placed inside the experiment file's ``where``."""
+    message = str(exc).removeprefix(f"{exc.field}: ")
+    return UserInputError(f"{where}.{exc.field}" if exc.field else where, message)
+
+
+def _probe(family: str, specs: list[InstanceSpec], option_sets: list[dict], where: str) -> None:
+    """Build the first instance of every parameter combination (each file) and
+    convert every heuristic option set on it, so that a generator of another
+    family, a parameter it does not take, a value it refuses or an option no
+    heuristic takes is one line naming the field now, not a grid of error cells."""
+    probed: set[str] = set()
+    for spec in specs:
+        key = canonical(spec.params)
+        if key in probed:
+            continue
+        probed.add(key)
+        place = f"{where}.instances" if spec.generator == "file" else where
+        try:
+            instance = build_instance(spec)
+        except UserInputError as exc:
+            raise _within(place, exc) from None
+        except Exception as exc:  # a generator failing outright on these parameters
+            raise UserInputError(f"{where}.params", f"the generator fails: {type(exc).__name__}: {exc}") from None
+        if instance.family != family:
+            what = spec.params["file"] if spec.generator == "file" else repr(spec.generator)
+            raise UserInputError(f"{where}.generator" if spec.generator != "file" else place,
+                                 f"{what} is a {instance.family} instance, not {family}")
+        if len(probed) == 1:
+            for options in option_sets:
+                try:
+                    families.heuristic_options(family, instance, options)
+                except UserInputError as exc:
+                    raise UserInputError(f"{where}.heuristic_{exc.field}",
+                                         str(exc).removeprefix(f"{exc.field}: ")) from None
 
 
 def ledgers() -> list[str]:

@@ -41,7 +41,7 @@ def measure(data: dict, workers: int) -> tuple[int, float]:
         began = time.perf_counter()
         summary = run_experiment(experiment, store, workers)
         elapsed = time.perf_counter() - began
-    bad = {s: n for s, n in summary.statuses.items() if s not in ("feasible", "optimal")}
+    bad = {s: n for s, n in summary.statuses.items() if s in ("error", "invalid")}
     if bad:
         raise SystemExit(f"{data['name']}: cells ended {bad}")
     return summary.ran, elapsed

@@ -51,8 +51,9 @@ class Outcome:
 
 
 def read_baseline(path: str | Path) -> Baseline:
-    return {(r["instance"], r["objective"], r["heuristic"]): Fraction(r["ratio"])
-            for r in read_csv(path, HEADER, "--baseline", "a ratio baseline")}
+    rows = read_csv(path, HEADER, "--baseline", "a ratio baseline",
+                    lambda r: ((r["instance"], r["objective"], r["heuristic"]), Fraction(r["ratio"])))
+    return dict(rows)
 
 
 def write_baseline(path: str | Path, baseline: Baseline) -> None:

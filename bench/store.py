@@ -113,6 +113,9 @@ class Store:
         have = {row[1] for row in self.db.execute("PRAGMA table_info(cells)")}
         if have != set(NAMES):
             raise sqlite3.DatabaseError(f"its cells table has columns {sorted(have)}")
+        tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not {"runs", "members"} <= tables:
+            raise sqlite3.DatabaseError(f"it has the tables {sorted(tables)}, not cells, runs and members")
 
     def __enter__(self) -> "Store":
         return self
@@ -210,6 +213,8 @@ class Store:
         """Write every cell to ``path``: CSV for ``.csv``, Parquet for ``.parquet``."""
         rows = list(self.rows())
         path = Path(path)
+        if not path.parent.is_dir():
+            raise UserInputError("--out", f"no folder {path.parent} to write {path.name} into")
         if path.suffix == ".csv":
             with path.open("w", newline="") as out:
                 writer = csv.DictWriter(out, fieldnames=NAMES)

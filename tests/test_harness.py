@@ -92,12 +92,40 @@ def test_quick_overrides_and_overlapping_grids(tmp_path):
     (lambda t: t.replace('metrics = ["makespan"]', 'metrics = ["nope"]'), "grid[0].metrics"),
     (lambda t: t.replace("jobs = [6, 8]", "jobs = 6"), "grid[0].vary.jobs"),
     (lambda t: t + "\n[broken", "EXPERIMENT"),
+    # found when the file is loaded, not as error cells at run time
+    (lambda t: t.replace('"pcmax-uniform"', '"small"').replace("vary = { jobs = [6, 8], machines = [2, 3] }", ""),
+     "grid[0].generator"),                                                                # a campaign generator
+    (lambda t: t.replace("jobs = [6, 8]", "jbos = [6, 8]"), "grid[0].params.jbos"),
+    (lambda t: t.replace("jobs = [6, 8]", 'jobs = [6, "x"]'), "grid[0].params.jobs"),
+    (lambda t: t.replace("seeds = 10", "seeds = 10\nparams = { seed = 3 }"), "grid[0].params.seed"),
+    (lambda t: t.replace('name = "cpsat"', 'name = "portfolio"').replace('"pcmax"', '"campaign"')
+     .replace('"pcmax-uniform"', '"small"').replace("vary = { jobs = [6, 8], machines = [2, 3] }", "")
+     .replace('"list", "lpt", "spt", "mlpt"', '"fcfs"').replace('metrics = ["makespan"]', ""),
+     "grid[0].solvers[0].name"),
 ])
 def test_bad_experiment_is_one_line_naming_the_field(tmp_path, change, field):
     out = run_cli("run", write(tmp_path, change(GRID_200)), "--store", tmp_path / "s.sqlite", "--no-progress")
     assert out.returncode == 2, out.stderr
     assert out.stderr.startswith(f"schedbench: {field}") and out.stderr.count("\n") == 1, out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_a_heuristic_option_no_heuristic_takes_is_caught_at_load(tmp_path):
+    text = """
+[[grid]]
+family = "campaign"
+generator = "small"
+heuristics = ["fcfs", "faircamp"]
+heuristic_options = { inner = ["lpt", "bogus"] }
+"""
+    with pytest.raises(UserInputError, match=r"^grid\[0\]\.heuristic_options\.inner: must be one of"):
+        load(write(tmp_path, text))
+    from schedbench.bench.corpus import corpus_dir
+
+    files = text.replace('generator = "small"', f'instances = "{corpus_dir()}/*/*.json"')
+    files = files.replace('heuristic_options = { inner = ["lpt", "bogus"] }', "")
+    with pytest.raises(UserInputError, match=r"^grid\[0\]\.instances: .* is a \w+ instance, not campaign"):
+        load(write(tmp_path, files, "files.toml"))
 
 
 def test_run_stores_exact_values_and_resumes(tmp_path):
@@ -253,6 +281,10 @@ def test_export_csv_and_parquet_keep_exact_values(tmp_path):
     assert {r["cell_id"]: r["value"] for r in table} == stored
     bad = run_cli("export", store, "--out", tmp_path / "x.xlsx")
     assert bad.returncode == 2 and bad.stderr.startswith("schedbench: --out")
+    for command in ("export", "table"):
+        nowhere = run_cli(command, store, "--out", tmp_path / "missing" / "x.csv")
+        assert nowhere.returncode == 2 and nowhere.stderr.startswith("schedbench: --out") and \
+            "Traceback" not in nowhere.stderr, nowhere.stderr
 
 
 def test_two_experiments_sharing_cells_both_see_them(tmp_path):

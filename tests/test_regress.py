@@ -190,3 +190,26 @@ def test_a_bad_heuristic_spec_is_one_line_and_exit_2(args, message):
     result = run_cli("regress", *args)
     assert result.returncode == 2
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+HEADERS = {"table": "instance,family,objective,status,value,bound,solvers,time_limit\n",
+           "baseline": "instance,objective,heuristic,ratio\n"}
+GOOD = {"table": "pcmax/uniform-n8-m2-s0.json,pcmax,makespan,opt,17,17,cpsat+milp,10\n",
+        "baseline": "pcmax/uniform-n8-m2-s0.json,makespan,lpt,1\n"}
+
+
+@pytest.mark.parametrize("bad_file, row, message", [
+    ("table", "pcmax/uniform-n8-m2-s0.json,pcmax,makespan,opt,abc,17,cpsat+milp,10\n",
+     "Invalid literal for Fraction: 'abc'"),
+    ("table", "pcmax/uniform-n8-m2-s0.json,pcmax,makespan,optimal,17,17,cpsat+milp,10\n",
+     "status must be one of opt, best, bestdual, infeasible, got 'optimal'"),
+    ("baseline", "pcmax/uniform-n8-m2-s0.json,makespan,lpt,x\n", "Invalid literal for Fraction: 'x'"),
+])
+def test_a_malformed_table_or_baseline_is_one_line_naming_the_line(tmp_path, bad_file, row, message):
+    paths = {name: tmp_path / f"{name}.csv" for name in HEADERS}
+    for name, path in paths.items():
+        path.write_text(HEADERS[name] + (row if name == bad_file else GOOD[name]))
+    shutil.copytree(default_table().parent / "pcmax", tmp_path / "pcmax")
+    result = run_cli("regress", "--family", "pcmax", "--table", paths["table"], "--baseline", paths["baseline"])
+    assert result.returncode == 2, result.stderr
+    assert f"{paths[bad_file]} line 2: {message}" in result.stderr and len(result.stderr.strip().splitlines()) == 1

@@ -39,7 +39,10 @@ def table(store, experiment, form, kind, out) -> None:
     tables = store_tables(read_store(store, experiment).rows, kind)
     text = render(tables, form) if tables else ""
     if out:
-        Path(out).write_text(text, encoding="utf-8")
+        try:
+            Path(out).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UserInputError("--out", f"cannot write {out}: {exc.strerror}") from None
         click.echo(f"{out}: {sum(len(t.rows) for t in tables)} rows")
     elif tables:
         click.echo(text, nl=False)
@@ -123,7 +126,8 @@ def _stored_schedule(store: str, cell: str):
     import json
     import re
 
-    from schedbench.bench.cells import instance_hash, rebuild_instance
+    from schedbench.bench.cells import instance_hash
+    from schedbench.bench.experiment import rebuild_instance
     from schedbench.bench.store import Store
     from schedbench.model import schedule_from_json
 
