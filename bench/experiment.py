@@ -177,8 +177,7 @@ def _grid_tasks(experiment: str, grid: dict, base: Path, where: str) -> list[Tas
                   + _solvers(grid.get("solvers", []), f"{where}.solvers", family, objectives))
     if not algorithms:
         raise UserInputError(f"{where}.heuristics", "a grid needs heuristics or solvers to run")
-    _probe(family, specs, [dict(o) for o in {canonical(options): options for kind, _, options, _ in algorithms
-                                             if kind == "heuristic"}.values()], where)
+    _probe(family, specs, [(name, options) for kind, name, options, _ in algorithms if kind == "heuristic"], where)
     tasks = []
     for spec in specs:
         cells = tuple(Cell(cell_id(spec, objective, kind, name, options, limit, metrics, keep), spec, objective,
@@ -377,11 +376,12 @@ def _within(where: str, exc: UserInputError) -> UserInputError:
     return UserInputError(f"{where}.{exc.field}" if exc.field else where, message)
 
 
-def _probe(family: str, specs: list[InstanceSpec], option_sets: list[dict], where: str) -> None:
+def _probe(family: str, specs: list[InstanceSpec], heuristics: list[tuple[str, dict]], where: str) -> None:
     """Build the first instance of every parameter combination (each file) and
-    convert every heuristic option set on it, so that a generator of another
-    family, a parameter it does not take, a value it refuses or an option no
-    heuristic takes is one line naming the field now, not a grid of error cells."""
+    convert each heuristic's options on it, so that a generator of another
+    family, a parameter it does not take, a value it refuses or an option a
+    heuristic does not take is one line naming the field now, not a grid of
+    error cells."""
     probed: set[str] = set()
     for spec in specs:
         key = canonical(spec.params)
@@ -400,12 +400,17 @@ def _probe(family: str, specs: list[InstanceSpec], option_sets: list[dict], wher
             raise UserInputError(f"{where}.generator" if spec.generator != "file" else place,
                                  f"{what} is a {instance.family} instance, not {family}")
         if len(probed) == 1:
-            for options in option_sets:
+            for name, options in heuristics:
                 try:
-                    families.heuristic_options(family, instance, options)
+                    converted = families.heuristic_options(family, instance, options)
                 except UserInputError as exc:
                     raise UserInputError(f"{where}.heuristic_{exc.field}",
                                          str(exc).removeprefix(f"{exc.field}: ")) from None
+                try:
+                    inspect.signature(families.heuristics(family)[name]).bind(instance, **converted)
+                except TypeError:
+                    raise UserInputError(f"{where}.heuristic_options", f"{name} takes no option "
+                                                                       f"{', '.join(sorted(options))}") from None
 
 
 def ledgers() -> list[str]:

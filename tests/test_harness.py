@@ -120,6 +120,15 @@ heuristic_options = { inner = ["lpt", "bogus"] }
 """
     with pytest.raises(UserInputError, match=r"^grid\[0\]\.heuristic_options\.inner: must be one of"):
         load(write(tmp_path, text))
+    dssp = """
+[[grid]]
+family = "dssp"
+generator = "dssp-small"
+heuristics = ["lcpf", "priority"]
+heuristic_options = { r = ["0.9"] }
+"""
+    with pytest.raises(UserInputError, match=r"^grid\[0\]\.heuristic_options: priority takes no option r"):
+        load(write(tmp_path, dssp, "dssp.toml"))
     from schedbench.bench.corpus import corpus_dir
 
     files = text.replace('generator = "small"', f'instances = "{corpus_dir()}/*/*.json"')
@@ -156,14 +165,23 @@ def test_run_stores_exact_values_and_resumes(tmp_path):
 
 
 def test_a_failing_cell_is_recorded_and_the_run_exits_1(tmp_path):
-    text = GRID_200.replace("vary = { jobs = [6, 8], machines = [2, 3] }", "params = { jobs = 6, machines = 2 }")
-    text = text.replace("seeds = 10", "seeds = 1").replace('"list", "lpt", "spt", "mlpt"', '"lpt"')
-    exp = write(tmp_path, text.replace("jobs = 6,", "jobs = 6, low = 5, high = 2,"))
+    """OStrich takes the inner order mlpt as an option but refuses it when it
+    runs: that cell ends in error, with its message, and the others go on."""
+    exp = write(tmp_path, """
+[[grid]]
+family = "campaign"
+generator = "small"
+seeds = 1
+objectives = ["sum-user-flow"]
+heuristics = ["faircamp", "ostrich"]
+heuristic_options = { inner = ["mlpt"] }
+""")
     out = run_cli("run", exp, "--store", tmp_path / "s.sqlite", "--no-progress")
-    assert out.returncode == 1 and "error" in out.stderr
+    assert out.returncode == 1 and "1 cells ended in error" in out.stderr, out.stderr
     with Store(tmp_path / "s.sqlite", create=False) as db:
-        rows = list(db.rows())
-    assert len(rows) == 2 and all(r["status"] == "error" and r["error"] for r in rows)
+        rows = {r["algorithm"]: r for r in db.rows()}
+    assert rows["faircamp"]["status"] == "feasible"
+    assert rows["ostrich"]["status"] == "error" and "mlpt" in rows["ostrich"]["error"]
 
 
 def clean_run(tmp_path, text, name):
