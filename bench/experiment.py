@@ -30,7 +30,7 @@ from schedbench.solvers.settings import DEFAULT_TIME_LIMIT
 GRID_KEYS = {"family", "generator", "instances", "params", "vary", "seeds", "objectives", "heuristics",
              "heuristic_options", "solvers", "metrics", "keep_schedules", "quick"}
 CLAIMS_KEYS = {"family", "instances", "seed", "solver", "time_limit", "quick"}
-TOP_KEYS = {"name", "title", "paper", "description", "grid", "claims", "figure", "quick"}
+TOP_KEYS = {"name", "title", "grid", "claims", "figure"}
 SOLVER_KEYS = {"name", "time_limit", "workers"}
 
 

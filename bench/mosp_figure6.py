@@ -8,8 +8,7 @@ max(sum p / m, p_max). The paper draws 20 000 instances; the default here is
 the same. Ratios are exact; prints per heuristic their mean, median,
 min and max, the share of instances where it is best of the four (ties count
 for each), and a histogram with bins of width 0.05 from 1.0. ``--figure``
-also draws the four histograms as the paper's panels (needs matplotlib:
-``pip install -e '.[figures]'``).
+also draws the four histograms as the paper's panels.
 """
 
 import argparse

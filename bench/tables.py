@@ -20,7 +20,6 @@ from typing import Any
 from schedbench.bench.analysis import groups, mean, summarize
 from schedbench.errors import UserInputError
 
-FORMATS = ("markdown", "latex", "csv")
 KINDS = ("ratios", "bounds")
 TEXT, COUNT, EXACT, ESTIMATE = "text", "count", "exact", "estimate"
 
@@ -222,6 +221,7 @@ def html_tables(tables: list[Table]) -> str:
 
 
 RENDERERS = {"markdown": markdown, "latex": latex, "csv": csv_text, "html": html_tables}
+FORMATS = tuple(RENDERERS)
 
 
 def render(tables: list[Table], form: str) -> str:
