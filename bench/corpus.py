@@ -25,7 +25,7 @@ import csv
 import os
 import shutil
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -39,7 +39,7 @@ STATUSES = (OPT, BEST, BESTDUAL, INFEASIBLE_STATUS)
 SETTLED = (OPT, INFEASIBLE_STATUS)  # statuses that no new result can change
 BACKENDS = ("cpsat", "milp")
 CHEAP_BOUND = "lower-bound"  # the source name of families.lower_bound (an upper bound when maximised)
-HEADER = ("instance", "family", "objective", "status", "value", "bound", "solvers", "time_limit")
+HEADER = ("instance", "family", "objective", "status", "value", "bound", "solvers", "time_limit", "instance_hash")
 
 
 def corpus_dir() -> Path:
@@ -55,7 +55,9 @@ def default_table() -> Path:
 
 @dataclass(frozen=True)
 class Entry:
-    """One row of the table; ``instance`` is the file's path relative to the table's folder."""
+    """One row of the table; ``instance`` is the file's path relative to the
+    table's folder, ``instance_hash`` the sha256 of the instance it certifies
+    (the store's instance hash): a file edited since is not that instance."""
 
     instance: str
     family: str
@@ -65,6 +67,7 @@ class Entry:
     bound: Fraction | None
     solvers: str
     time_limit: float
+    instance_hash: str = ""   # always set in a table; an entry made in memory may leave it out
 
     @property
     def key(self) -> tuple[str, str]:
@@ -109,8 +112,10 @@ def read_csv(path: str | Path, header: tuple[str, ...], option: str, what: str,
 def _entry(row: dict[str, str]) -> Entry:
     if row["status"] not in STATUSES:
         raise ValueError(f"status must be one of {', '.join(STATUSES)}, got {row['status']!r}")
+    if len(row["instance_hash"]) != 64:
+        raise ValueError(f"instance_hash must be a sha256 (64 hex digits), got {row['instance_hash']!r}")
     return Entry(row["instance"], row["family"], row["objective"], row["status"], _exact(row["value"]),
-                 _exact(row["bound"]), row["solvers"], float(row["time_limit"]))
+                 _exact(row["bound"]), row["solvers"], float(row["time_limit"]), row["instance_hash"])
 
 
 def read_table(path: str | Path) -> Table:
@@ -132,14 +137,21 @@ def write_csv(path: str | Path, header: Sequence[str], rows: Iterable[Sequence])
 
 def write_table(path: str | Path, table: Table) -> None:
     write_csv(path, HEADER, ((e.instance, e.family, e.objective, e.status, _text(e.value), _text(e.bound),
-                              e.solvers, f"{e.time_limit:g}") for e in sorted(table.values(), key=lambda e: e.key)))
+                              e.solvers, f"{e.time_limit:g}", e.instance_hash)
+                             for e in sorted(table.values(), key=lambda e: e.key)))
 
 
 def load(table_path: str | Path, entry: Entry):
-    """The instance of ``entry``, read from beside its table."""
+    """The instance of ``entry``, read from beside its table; refused when the
+    file no longer holds the instance that was certified."""
+    from schedbench.bench.cells import instance_hash
     from schedbench.model import load_instance
 
-    return load_instance(Path(table_path).parent / entry.instance)
+    instance = load_instance(Path(table_path).parent / entry.instance)
+    if instance_hash(instance) != entry.instance_hash:
+        raise UserInputError("--table", f"{entry.instance} is not the instance its {entry.objective} entry "
+                                        f"certifies (the file changed since): certify it again")
+    return instance
 
 
 @dataclass(frozen=True)
@@ -281,6 +293,13 @@ def _table_key(path: Path, table_path: Path, family: str) -> str:
     return path.relative_to(folder).as_posix()
 
 
+def _current(entry: Entry | None, instance) -> Entry | None:
+    """``entry`` if it certifies this very instance; an entry of a file edited since proves nothing."""
+    from schedbench.bench.cells import instance_hash
+
+    return entry if entry is not None and entry.instance_hash == instance_hash(instance) else None
+
+
 def tasks(paths: Sequence[str | Path], objectives: Sequence[str], table_path: str | Path
           ) -> list[tuple[str, object, str, bool]]:
     """(table key, instance, objective, explicit) to certify. No paths: every
@@ -299,7 +318,7 @@ def tasks(paths: Sequence[str | Path], objectives: Sequence[str], table_path: st
             if objective not in family_objectives:
                 raise UserInputError("--objective", f"{objective!r} is not an objective of {key} "
                                                     f"(family {instance.family}: {', '.join(family_objectives)})")
-            entry = table.get((key, objective))
+            entry = _current(table.get((key, objective)), instance)
             if paths or entry is None or entry.status not in SETTLED:
                 todo.append((key, instance, objective, bool(objectives)))
     return todo
@@ -311,18 +330,21 @@ def certify(paths: Sequence[str | Path], objectives: Sequence[str] = (), time_li
     """Solve each (instance, objective) with both backends and merge what is
     proven into the table, which is rewritten after each one (a long run can
     be stopped and resumed). ``progress`` wraps the task list (a tqdm bar)."""
+    from schedbench.bench.cells import instance_hash
+
     table_path = Path(table_path or default_table())
     todo = tasks(paths, objectives, table_path)
     table = read_table(table_path)
     report = Report([], [])
     for key, instance, objective, explicit in progress(todo):
-        old = table.get((key, objective))
+        old = _current(table.get((key, objective)), instance)
         try:
             fresh = [backend_evidence(instance, objective, solver, time_limit) for solver in BACKENDS]
             cheap = families.lower_bound(instance, objective)
             if cheap is not None:
                 fresh.append(Evidence(CHEAP_BOUND, bound=cheap))
             new = merge(old, fresh, key, instance.family, objective, time_limit)
+            new = new and replace(new, instance_hash=instance_hash(instance))
         except UserInputError:
             if explicit:
                 raise

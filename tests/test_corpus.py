@@ -2,6 +2,7 @@
 the same optima; ``certify`` earns statuses, refuses contradictions and
 never downgrades an entry."""
 
+import itertools
 import json
 from fractions import Fraction
 
@@ -207,3 +208,26 @@ def test_certify_without_files_skips_settled_entries(fresh, monkeypatch):
 
     monkeypatch.setattr(solvers, "solve", refuse)
     assert certify((), (), 5, table_path).changes == []
+
+
+def test_an_edited_file_is_certified_again_from_scratch(tmp_path):
+    """Its old entry certified another instance: it is neither kept nor used as evidence."""
+    from schedbench.bench.cells import instance_hash
+
+    name = "pcmax/uniform-n8-m2-s0.json"
+    table_path = tmp_path / "known_values.csv"
+    (tmp_path / "pcmax").mkdir()
+    edited = tmp_path / name
+    edited.write_text((corpus_dir() / name).read_text().replace('"machines": 2', '"machines": 3'))
+    old = TABLE[(name, "makespan")]
+    from schedbench.bench.corpus import write_table
+
+    write_table(table_path, {old.key: old})
+    report = certify([], (), 5, table_path)
+    new = read_table(table_path)[(name, "makespan")]
+    instance = load(table_path, new)
+    assert [(o, n.status) for o, n, _, _ in report.changes] == [(None, "opt")]
+    assert new.instance_hash == instance_hash(instance) != old.instance_hash
+    brute = min(max(sum(p for p, m in zip(instance.jobs, machines) if m == k) for k in range(3))
+                for machines in itertools.product(range(3), repeat=len(instance.jobs)))
+    assert new.value == brute < old.value

@@ -192,17 +192,24 @@ def test_a_bad_heuristic_spec_is_one_line_and_exit_2(args, message):
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
-HEADERS = {"table": "instance,family,objective,status,value,bound,solvers,time_limit\n",
+SHIPPED_ROW = next(line + "\n" for line in default_table().read_text().splitlines()
+                   if line.startswith("pcmax/uniform-n8-m2-s0.json,pcmax,makespan,opt,"))
+HEADERS = {"table": default_table().read_text().splitlines()[0] + "\n",
            "baseline": "instance,objective,heuristic,ratio\n"}
-GOOD = {"table": "pcmax/uniform-n8-m2-s0.json,pcmax,makespan,opt,17,17,cpsat+milp,10\n",
-        "baseline": "pcmax/uniform-n8-m2-s0.json,makespan,lpt,1\n"}
+GOOD = {"table": SHIPPED_ROW, "baseline": "pcmax/uniform-n8-m2-s0.json,makespan,lpt,1\n"}
+
+
+def shipped_with(column: str, text: str) -> str:
+    """The shipped row with one column's text replaced."""
+    fields = SHIPPED_ROW.rstrip("\n").split(",")
+    fields[HEADERS["table"].rstrip("\n").split(",").index(column)] = text
+    return ",".join(fields) + "\n"
 
 
 @pytest.mark.parametrize("bad_file, row, message", [
-    ("table", "pcmax/uniform-n8-m2-s0.json,pcmax,makespan,opt,abc,17,cpsat+milp,10\n",
-     "Invalid literal for Fraction: 'abc'"),
-    ("table", "pcmax/uniform-n8-m2-s0.json,pcmax,makespan,optimal,17,17,cpsat+milp,10\n",
-     "status must be one of opt, best, bestdual, infeasible, got 'optimal'"),
+    ("table", shipped_with("value", "abc"), "Invalid literal for Fraction: 'abc'"),
+    ("table", shipped_with("status", "optimal"), "status must be one of opt, best, bestdual, infeasible, got 'optimal'"),
+    ("table", shipped_with("instance_hash", ""), "instance_hash must be a sha256 (64 hex digits), got ''"),
     ("baseline", "pcmax/uniform-n8-m2-s0.json,makespan,lpt,x\n", "Invalid literal for Fraction: 'x'"),
 ])
 def test_a_malformed_table_or_baseline_is_one_line_naming_the_line(tmp_path, bad_file, row, message):
@@ -213,3 +220,15 @@ def test_a_malformed_table_or_baseline_is_one_line_naming_the_line(tmp_path, bad
     result = run_cli("regress", "--family", "pcmax", "--table", paths["table"], "--baseline", paths["baseline"])
     assert result.returncode == 2, result.stderr
     assert f"{paths[bad_file]} line 2: {message}" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_an_instance_file_edited_since_certification_is_refused(tmp_path):
+    """The table certifies an instance, not a path: an edited file's optimum is not its optimum."""
+    table = tmp_path / "known_values.csv"
+    shutil.copy(default_table(), table)
+    shutil.copytree(default_table().parent / "pcmax", tmp_path / "pcmax")
+    edited = tmp_path / "pcmax" / "uniform-n8-m2-s0.json"
+    edited.write_text(edited.read_text().replace('"machines": 2', '"machines": 3'))
+    result = run_cli("regress", "--family", "pcmax", "--table", table)
+    assert result.returncode == 2, result.stderr
+    assert "pcmax/uniform-n8-m2-s0.json is not the instance its makespan entry certifies" in result.stderr
