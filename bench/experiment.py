@@ -50,8 +50,14 @@ class InstanceSpec:
             return {"family": self.family, "file_hash": self.file_hash}
         return {"family": self.family, "generator": self.generator, "params": self.params, "seed": self.seed}
 
+    @functools.cached_property
+    def text(self) -> str:
+        """The key's canonical JSON, encoded once: a grid of millions of cells
+        spends most of its loading time in JSON otherwise."""
+        return canonical(self.key())
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, slots=True)   # millions of them in a full-scale grid
 class Cell:
     cell_id: str
     instance: InstanceSpec
@@ -86,13 +92,18 @@ class Experiment:
         return sum(len(t.cells) for t in self.tasks)
 
 
-def cell_id(instance: InstanceSpec, objective: str | None, kind: str, algorithm: str, options: dict,
-            time_limit: float | None, metrics: tuple[str, ...] = (), keep_schedule: bool = False) -> str:
-    """The hash of everything a cell's row depends on: another metric or keeping
-    the schedule makes another cell, so a changed grid never reuses a row that lacks them."""
-    key = {"instance": instance.key(), "objective": objective, "kind": kind, "algorithm": algorithm,
-           "options": options, "time_limit": time_limit, "metrics": sorted(metrics), "keep_schedule": keep_schedule}
-    return hashlib.sha256(canonical(key).encode()).hexdigest()
+def algorithm_key(objective: str | None, kind: str, algorithm: str, options: dict, time_limit: float | None,
+                  metrics: tuple[str, ...] = (), keep_schedule: bool = False) -> str:
+    """What a cell asks of its instance, as canonical JSON: another metric or
+    keeping the schedule makes another cell, so a changed grid never reuses a
+    row that lacks them."""
+    return canonical({"objective": objective, "kind": kind, "algorithm": algorithm, "options": options,
+                      "time_limit": time_limit, "metrics": sorted(metrics), "keep_schedule": keep_schedule})
+
+
+def cell_id(instance: InstanceSpec, asked: str) -> str:
+    """The hash of everything a cell's row depends on: its instance and ``algorithm_key``."""
+    return hashlib.sha256(f"{instance.text}\n{asked}".encode()).hexdigest()
 
 
 def load(path: str | Path, quick: bool = False) -> Experiment:
@@ -155,7 +166,7 @@ def _unique(tasks: list[Task]) -> tuple[Task, ...]:
     merged: dict[str, list[Cell]] = {}
     first: dict[str, Task] = {}
     for task in tasks:
-        key = canonical(task.instance.key())
+        key = task.instance.text
         first.setdefault(key, task)
         cells = merged.setdefault(key, [])
         seen = {c.cell_id for c in cells}
@@ -178,13 +189,11 @@ def _grid_tasks(experiment: str, grid: dict, base: Path, where: str) -> list[Tas
     if not algorithms:
         raise UserInputError(f"{where}.heuristics", "a grid needs heuristics or solvers to run")
     _probe(family, specs, [(name, options) for kind, name, options, _ in algorithms if kind == "heuristic"], where)
-    tasks = []
-    for spec in specs:
-        cells = tuple(Cell(cell_id(spec, objective, kind, name, options, limit, metrics, keep), spec, objective,
-                           kind, name, options, limit, metrics, keep)
-                      for objective in objectives for kind, name, options, limit in algorithms)
-        tasks.append(Task(experiment, spec, cells))
-    return tasks
+    asked = [(algorithm_key(objective, kind, name, options, limit, metrics, keep), objective, kind, name, options, limit)
+             for objective in objectives for kind, name, options, limit in algorithms]
+    return [Task(experiment, spec, tuple(Cell(cell_id(spec, key), spec, objective, kind, name, options, limit, metrics,
+                                              keep) for key, objective, kind, name, options, limit in asked))
+            for spec in specs]
 
 
 def _instance_specs(family: str, grid: dict, base: Path, where: str):
@@ -220,9 +229,10 @@ def _instance_specs(family: str, grid: dict, base: Path, where: str):
     seeds = _seeds(grid.get("seeds", 1), f"{where}.seeds")
     axes = list(vary)
     for values in itertools.product(*(vary[a] for a in axes)):
-        size = dict(zip(axes, values))
-        for seed in seeds:  # fixed parameters are part of the size too: two grids may fix different ones
-            yield InstanceSpec(family, generator, {**params, **size}, {**params, **size}, seed)
+        # fixed parameters are part of the size too: two grids may fix different ones
+        point = {**params, **dict(zip(axes, values))}
+        for seed in seeds:   # one dict per point, shared by its seeds' specs
+            yield InstanceSpec(family, generator, point, point, seed)
 
 
 def _portable(path: str) -> str:
@@ -331,7 +341,7 @@ def _claims_task(experiment: str, entry: dict, where: str) -> Task:
     if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
         raise UserInputError(f"{where}.time_limit", f"must be a number of seconds > 0, got {limit!r}")
     spec = InstanceSpec(family, "claims", options, {"instances": options["instances"]}, options["seed"])
-    cell = Cell(cell_id(spec, None, "claims", family, {}, float(limit)), spec, None, "claims", family, {},
+    cell = Cell(cell_id(spec, algorithm_key(None, "claims", family, {}, float(limit))), spec, None, "claims", family, {},
                 float(limit), (), False)
     return Task(experiment, spec, (cell,))
 
@@ -384,7 +394,7 @@ def _probe(family: str, specs: list[InstanceSpec], heuristics: list[tuple[str, d
     error cells."""
     probed: set[str] = set()
     for spec in specs:
-        key = canonical(spec.params)
+        key = repr(spec.params)
         if key in probed:
             continue
         probed.add(key)
@@ -426,7 +436,7 @@ def select_batch(tasks: tuple[Task, ...], batch: tuple[int, int] | None) -> tupl
     if batch is None:
         return tasks
     k, n = batch
-    ordered = sorted(tasks, key=lambda t: canonical(t.instance.key()))
+    ordered = sorted(tasks, key=lambda t: t.instance.text)
     return tuple(t for i, t in enumerate(ordered) if i % n == k - 1)
 
 
