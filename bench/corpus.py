@@ -293,18 +293,18 @@ def _table_key(path: Path, table_path: Path, family: str) -> str:
     return path.relative_to(folder).as_posix()
 
 
-def _current(entry: Entry | None, instance) -> Entry | None:
-    """``entry`` if it certifies this very instance; an entry of a file edited since proves nothing."""
-    from schedbench.bench.cells import instance_hash
-
-    return entry if entry is not None and entry.instance_hash == instance_hash(instance) else None
+def _current(entry: Entry | None, digest: str) -> Entry | None:
+    """``entry`` if it certifies the instance of hash ``digest``; an entry of a file edited since proves nothing."""
+    return entry if entry is not None and entry.instance_hash == digest else None
 
 
 def tasks(paths: Sequence[str | Path], objectives: Sequence[str], table_path: str | Path
-          ) -> list[tuple[str, object, str, bool]]:
-    """(table key, instance, objective, explicit) to certify. No paths: every
-    corpus file, objectives not yet settled. ``explicit``: the objective was
-    asked for, so an objective that does not apply to the instance is an error."""
+          ) -> list[tuple[str, object, str, str, bool]]:
+    """(table key, instance, its hash, objective, explicit) to certify. No
+    paths: every corpus file, objectives not yet settled. ``explicit``: the
+    objective was asked for, so an objective that does not apply to the
+    instance is an error."""
+    from schedbench.bench.cells import instance_hash
     from schedbench.model import load_instance
 
     table_path = Path(table_path)
@@ -313,14 +313,15 @@ def tasks(paths: Sequence[str | Path], objectives: Sequence[str], table_path: st
     for path in (paths or corpus_files(table_path)):
         instance = load_instance(path)
         key = _table_key(Path(path), table_path, instance.family)
+        digest = instance_hash(instance)
         family_objectives = families.objectives(instance.family)
         for objective in objectives or family_objectives:
             if objective not in family_objectives:
                 raise UserInputError("--objective", f"{objective!r} is not an objective of {key} "
                                                     f"(family {instance.family}: {', '.join(family_objectives)})")
-            entry = _current(table.get((key, objective)), instance)
+            entry = _current(table.get((key, objective)), digest)
             if paths or entry is None or entry.status not in SETTLED:
-                todo.append((key, instance, objective, bool(objectives)))
+                todo.append((key, instance, digest, objective, bool(objectives)))
     return todo
 
 
@@ -330,21 +331,19 @@ def certify(paths: Sequence[str | Path], objectives: Sequence[str] = (), time_li
     """Solve each (instance, objective) with both backends and merge what is
     proven into the table, which is rewritten after each one (a long run can
     be stopped and resumed). ``progress`` wraps the task list (a tqdm bar)."""
-    from schedbench.bench.cells import instance_hash
-
     table_path = Path(table_path or default_table())
     todo = tasks(paths, objectives, table_path)
     table = read_table(table_path)
     report = Report([], [])
-    for key, instance, objective, explicit in progress(todo):
-        old = _current(table.get((key, objective)), instance)
+    for key, instance, digest, objective, explicit in progress(todo):
+        old = _current(table.get((key, objective)), digest)
         try:
             fresh = [backend_evidence(instance, objective, solver, time_limit) for solver in BACKENDS]
             cheap = families.lower_bound(instance, objective)
             if cheap is not None:
                 fresh.append(Evidence(CHEAP_BOUND, bound=cheap))
             new = merge(old, fresh, key, instance.family, objective, time_limit)
-            new = new and replace(new, instance_hash=instance_hash(instance))
+            new = new and replace(new, instance_hash=digest)
         except UserInputError:
             if explicit:
                 raise

@@ -41,9 +41,18 @@ class InstanceSpec:
     family: str
     generator: str               # a families.generators() name, "file" or "claims"
     params: dict = field(hash=False)
-    size: dict = field(hash=False)   # what tables group by: all generator parameters, a file's name
     seed: int | None = None
     file_hash: str | None = None
+
+    @property
+    def size(self) -> dict:
+        """What tables group by: every generator parameter (fixed and varied:
+        two grids may fix different ones), a file's name, a ledger's instance count."""
+        if self.generator == "file":
+            return {"file": Path(self.params["file"]).name}
+        if self.generator == "claims":
+            return {"instances": self.params["instances"]}
+        return self.params
 
     def key(self) -> dict:
         if self.generator == "file":
@@ -208,8 +217,7 @@ def _instance_specs(family: str, grid: dict, base: Path, where: str):
             raise UserInputError(f"{where}.instances", f"no file matches {pattern!r} (relative to {base})")
         for path in paths:
             digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-            yield InstanceSpec(family, "file", {"file": _portable(path)}, {"file": Path(path).name},
-                               file_hash=digest)
+            yield InstanceSpec(family, "file", {"file": _portable(path)}, file_hash=digest)
         return
     generator = grid.get("generator")
     known = families.generators()
@@ -229,10 +237,9 @@ def _instance_specs(family: str, grid: dict, base: Path, where: str):
     seeds = _seeds(grid.get("seeds", 1), f"{where}.seeds")
     axes = list(vary)
     for values in itertools.product(*(vary[a] for a in axes)):
-        # fixed parameters are part of the size too: two grids may fix different ones
         point = {**params, **dict(zip(axes, values))}
         for seed in seeds:   # one dict per point, shared by its seeds' specs
-            yield InstanceSpec(family, generator, point, point, seed)
+            yield InstanceSpec(family, generator, point, seed)
 
 
 def _portable(path: str) -> str:
@@ -340,7 +347,7 @@ def _claims_task(experiment: str, entry: dict, where: str) -> Task:
         raise UserInputError(f"{where}.solver", f"must be cpsat or milp, got {options['solver']!r}")
     if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
         raise UserInputError(f"{where}.time_limit", f"must be a number of seconds > 0, got {limit!r}")
-    spec = InstanceSpec(family, "claims", options, {"instances": options["instances"]}, options["seed"])
+    spec = InstanceSpec(family, "claims", options, options["seed"])
     cell = Cell(cell_id(spec, algorithm_key(None, "claims", family, {}, float(limit))), spec, None, "claims", family, {},
                 float(limit), (), False)
     return Task(experiment, spec, (cell,))
@@ -361,7 +368,7 @@ def rebuild_instance(row: dict[str, Any]):
     """The instance of a stored cell, built again from its generator call or file."""
     if row["generator"] == "claims":
         raise UserInputError("--cell", "a claims cell has no single instance")
-    return build_instance(InstanceSpec(row["family"], row["generator"], json.loads(row["params"]), {}, row["seed"]))
+    return build_instance(InstanceSpec(row["family"], row["generator"], json.loads(row["params"]), row["seed"]))
 
 
 def _locate(path: str) -> Path:

@@ -95,12 +95,14 @@ def violations(instance, schedule: Schedule, objective: str | None,
     return validate(instance, schedule, objective)
 
 
-def heuristic_verdict(instance, schedule: Schedule, objective: str | None, heuristic: str) -> tuple[str, str]:
+def heuristic_verdict(instance, schedule: Schedule, objective: str | None,
+                      heuristic: str | None) -> tuple[str, str]:
     """(status, why) of a heuristic's schedule. feasible: valid by SPEC's rules.
     relaxed: valid only against the heuristic's own references (a MOSP
     heuristic keeps the local constraints of its own local schedule, not
     SPEC's ref_k), so its value may be compared with lower bounds but never
-    with SPEC's optimum. invalid: neither."""
+    with SPEC's optimum. invalid: neither. With no ``heuristic`` named (a
+    user's function) only SPEC's rules apply: feasible or invalid."""
     breach = violations(instance, schedule, objective)
     if not breach:
         return "feasible", ""

@@ -47,7 +47,7 @@ def write_report(store: str | Path, out: str | Path, experiment: str | None = No
     out.mkdir(parents=True, exist_ok=True)
     title = f"schedbench report: {experiment or Path(store).name}"
     if rows:
-        body = [_provenance(runs, rows), _results(view, rows, experiment, out), _claims(rows, out), _failures(rows)]
+        body = [_provenance(runs, rows), _results(view, experiment, out), _claims(rows, out), _failures(rows)]
     else:
         body = [_provenance(runs, rows), "<p class=\"error\">This store holds no cells"
                 + (f" of experiment {escape(experiment)}" if experiment else "") + ": nothing to report.</p>"]
@@ -97,12 +97,12 @@ def _provenance(runs: list[dict[str, Any]], rows: list[dict[str, Any]]) -> str:
     return "".join(parts)
 
 
-def _results(view: analysis.StoreView, rows: list[dict[str, Any]], experiment: str | None, out: Path) -> str:
+def _results(view: analysis.StoreView, experiment: str | None, out: Path) -> str:
     """The ratio and bound tables and the figures; a store that contradicts
     itself gets the reason in their place, the rest of the report still stands."""
     try:
-        joined = plots.figure_rows(rows)   # every row, heuristic rows with their ratios
-        instances = analysis.instance_rows(rows)
+        joined = plots.figure_rows(view.rows)   # every row, heuristic rows with their ratios
+        instances = analysis.instance_rows(view.rows)
     except analysis.ConflictingResults as exc:
         return f"<h2>Ratios, bounds and figures</h2><p class=\"error\">None computed: {escape(str(exc))}</p>"
     ratio = tables.ratio_tables([r for r in joined if r["kind"] == "heuristic"])

@@ -76,11 +76,7 @@ def evaluate(call: Callable, name: str, instance, entries: Sequence[Entry], chec
 
 def _score(instance, schedule, entry: Entry, name: str, checked_as: str | None) -> Outcome:
     try:
-        if checked_as is None:
-            broken = families.violations(instance, schedule, entry.objective)
-            verdict, why = ("invalid", str(broken[0])) if broken else ("feasible", "")
-        else:
-            verdict, why = families.heuristic_verdict(instance, schedule, entry.objective, checked_as)
+        verdict, why = families.heuristic_verdict(instance, schedule, entry.objective, checked_as)
         if verdict == "invalid":
             return Outcome(entry, name, problem=f"invalid: {why}")
         value = families.objective_value(instance, schedule, entry.objective, TIME_LIMIT)
