@@ -23,3 +23,12 @@ class ScheduleFormatError(UserInputError):
 
 class NotProven(Exception):
     """An exact value a computation needs was not proven within the time limit."""
+
+
+class ModelTooLarge(UserInputError):
+    """A backend refuses a model beyond its size cap (named on ``--solver``):
+    a user's choice to revisit, or, when a proof is being confirmed, a sign
+    to ask the next independent method instead."""
+
+    def __init__(self, message: str):
+        super().__init__("--solver", message)

@@ -31,6 +31,7 @@ def result_json(instance, result: Result, objective: str) -> dict[str, Any]:
         "schedule": schedule_to_json(instance, result.schedule) if result.schedule is not None else None,
         "objective_name": objective,
         "method": result.method,
+        "proof": list(result.proof),
     }
     if instance.family == "three_partition" and result.schedule is not None:
         out["certificate"] = [list(triple) for triple in result.schedule]

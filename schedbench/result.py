@@ -12,7 +12,10 @@ OPTIMAL, FEASIBLE, INFEASIBLE, UNKNOWN = "optimal", "feasible", "infeasible", "u
 class Result:
     """``objective`` is the exact value of ``schedule`` (recomputed by
     ``schedbench.metrics``, never taken from a solver's float), ``bound`` the
-    proven bound; ``status`` is ``optimal`` only when they are proven equal."""
+    proven bound; ``status`` is ``optimal`` only when they are proven equal.
+    ``proof`` names the methods behind ``bound``: one checkable computation,
+    or two independent methods that refuted anything better
+    (``solvers.certificate``)."""
 
     status: str
     objective: Fraction | None
@@ -22,3 +25,4 @@ class Result:
     method: str = ""
     wall_time: float = 0.0
     details: dict = field(default_factory=dict)
+    proof: tuple[str, ...] = ()

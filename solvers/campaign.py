@@ -20,9 +20,10 @@ from schedbench.heuristics.campaign import HEURISTICS as CAMPAIGN_HEURISTICS
 from schedbench.heuristics.campaign import user_chain
 from schedbench.metrics.campaign import objective_value
 from schedbench.metrics.pcmax import fractional_lower_bound
-from schedbench.result import FEASIBLE, OPTIMAL, UNKNOWN, Result
+from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
 from schedbench.schedule import Schedule
-from schedbench.solvers.campaign_spec import CampaignSpec
+from schedbench.solvers.campaign_spec import CampaignSpec, ordered_twins
+from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods, unconfirmed
 from schedbench.solvers.machines import assign_machines
 from schedbench.solvers.pcmax import pcmax_optimum
 from schedbench.solvers.ratio import minimize_max_ratio
@@ -100,60 +101,92 @@ def solve(instance, objective: str, solver: str, time_limit: float, formulation:
     if instance.n_users == 1:
         schedule = _chain_of_optima(instance, optima)
         value = value_of(schedule)
-        if proven:
-            return Result(OPTIMAL, value, value, schedule, solver, "decomposition", time.monotonic() - began)
+        if proven:  # each campaign's optimum certified by the P||Cmax engine
+            return Result(OPTIMAL, value, value, schedule, solver, "decomposition", time.monotonic() - began,
+                          proof=("decomposition",))
         bound = _decomposition_bound(instance, objective, optima)
-        return Result(FEASIBLE, value, bound, schedule, solver, "decomposition", time.monotonic() - began)
+        return Result(FEASIBLE, value, bound, schedule, solver, "decomposition", time.monotonic() - began,
+                      proof=("decomposition",))
 
     incumbent_value, incumbent_name, incumbent = _best_heuristic(instance, value_of)
     details = {"incumbent": incumbent_name}
 
     if objective == "sum-user-flow":
-        spec = CampaignSpec(instance, lower_delta, objective=objective, hint=incumbent.start,
-                            cutoff=int(incumbent_value), formulation=formulation)
-        outcome = model.solve(spec, max(deadline - time.monotonic(), 0.01))
-        bound = Fraction(spec.sum_flow_lower_bound())
-        if outcome.bound is not None:
-            bound = max(bound, Fraction(outcome.bound))
-        value, schedule, method = incumbent_value, incumbent, "heuristic"
-        if outcome.solution is not None:
-            found = _schedule_from_starts(instance, outcome.solution)
-            found_value = value_of(found)
-            if found_value <= value:
-                value, schedule, method = found_value, found, f"{solver}:{formulation}"
-        if outcome.status == OPTIMAL and value != outcome.value:
-            raise AssertionError(f"model optimum {outcome.value} differs from the schedule's value {value}")
-        status = OPTIMAL if outcome.status == OPTIMAL or bound >= value else FEASIBLE
-        return Result(status, value, value if status == OPTIMAL else bound, schedule, solver, method,
-                      time.monotonic() - began, details)
+        return _sum_user_flow(instance, lower_delta, incumbent, incumbent_value, value_of, solver, formulation,
+                              began, time_limit, details)
 
     if objective == "max-user-stretch":
         denominators = [Fraction(f) for f in flows_star]
-        lower = Fraction(1)
+        lower, lower_proof = Fraction(1), ("stretch>=1",)
 
-        def feasible(limits, seconds):
-            spec = CampaignSpec(instance, lower_delta, flow_limit=tuple(limits), hint=incumbent.start, formulation=formulation)
-            return _answer(instance, model.solve(spec, seconds))
+        def question(limits, chosen):
+            return CampaignSpec(instance, lower_delta, flow_limit=tuple(limits), formulation=chosen)
     elif objective == "max-campaign-stretch":
         bounds = [(u, i, fractional_lower_bound(c.jobs, instance.machines))
                   for u, user in enumerate(instance.users) for i, c in enumerate(user.campaigns)]
         denominators = [l for _, _, l in bounds]
-        lower = max(Fraction(lower_delta[u][i]) / l for u, i, l in bounds)
+        lower, lower_proof = max(Fraction(lower_delta[u][i]) / l for u, i, l in bounds), ("campaign-bounds",)
 
-        def feasible(limits, seconds):
+        def question(limits, chosen):
             delta = [[None] * len(user.campaigns) for user in instance.users]
             for (u, i, _), limit in zip(bounds, limits):
                 delta[u][i] = limit
-            spec = CampaignSpec(instance, lower_delta, delta_limit=tuple(map(tuple, delta)), hint=incumbent.start,
-                                formulation=formulation)
-            return _answer(instance, model.solve(spec, seconds))
+            return CampaignSpec(instance, lower_delta, delta_limit=tuple(map(tuple, delta)), formulation=chosen)
     else:
         raise UserInputError("--objective", f"unknown campaign objective {objective!r}")
 
-    search = minimize_max_ratio(denominators, lower, incumbent_value, incumbent, value_of, feasible, deadline)
-    details["questions"] = search.questions
+    def ask(backend_model, limits, seconds):
+        chosen = formulation if backend_model is model else "default"  # a confirming backend: its own default
+        return _answer(instance, backend_model.solve(question(limits, chosen), seconds))
+
+    search = minimize_max_ratio(denominators, lower, lower_proof, incumbent_value, incumbent, value_of, "campaign",
+                                solver, ask, max(deadline - time.monotonic(), 0.01))
+    details.update(search.details, questions=search.questions)
     return Result(search.status, search.value, search.bound, search.schedule, solver,
-                  f"{solver}:{formulation}:ratio-bisection", time.monotonic() - began, details)
+                  f"{solver}:{formulation}:ratio-bisection", time.monotonic() - began, details, search.proof)
+
+
+def _sum_user_flow(instance, lower_delta, incumbent, incumbent_value, value_of, solver: str, formulation: str,
+                   began: float, time_limit: float, details: dict) -> Result:
+    """One minimisation under the incumbent's value (hinted with it, its
+    interchangeable jobs in the models' order); the optimum it claims (or
+    its bound) is confirmed by the other backend asked for anything better."""
+    deadline = began + time_limit
+    model = _model(solver)
+    spec = CampaignSpec(instance, lower_delta, objective="sum-user-flow", hint=ordered_twins(instance, incumbent.start),
+                        cutoff=int(incumbent_value), formulation=formulation)
+    certified = Fraction(spec.sum_flow_lower_bound())
+    proof = ("sum-flow-bound",)
+    outcome = model.solve(spec, max(began + SEARCH_SHARE * time_limit - time.monotonic(), 0.01))
+    value, schedule, method = incumbent_value, incumbent, "heuristic"
+    if outcome.solution is not None:
+        found = _schedule_from_starts(instance, outcome.solution)
+        found_value = value_of(found)
+        if found_value <= value:
+            value, schedule, method = found_value, found, f"{solver}:{formulation}"
+    if outcome.status == OPTIMAL and value != outcome.value:
+        raise AssertionError(f"model optimum {outcome.value} differs from the schedule's value {value}")
+    claimed = value if outcome.status in (OPTIMAL, INFEASIBLE) else Fraction(outcome.bound or 0)
+    if claimed > certified and min(claimed, value) - 1 >= certified:
+        cutoff = int(min(claimed, value)) - 1
+        better = CampaignSpec(instance, lower_delta, objective="sum-user-flow", cutoff=cutoff)
+
+        def ask(backend_model, seconds):
+            return _answer(instance, backend_model.solve(better, seconds))
+
+        done = confirm(alternatives(independent_methods("campaign", solver), ask), deadline)
+        details["confirmation_seconds"] = round(done.seconds, 3)
+        if done.confirmed:
+            certified, proof = Fraction(cutoff + 1), (solver, done.by)
+        elif done.found is not None:  # the claim was false
+            details["refuted_claim"] = {"bound": str(claimed), "by": solver, "schedule_from": "confirmation"}
+            if value_of(done.found) < value:
+                value, schedule, method = value_of(done.found), done.found, "confirmation"
+        else:
+            details.update(unconfirmed(claimed, solver, certified))
+    status = OPTIMAL if certified >= value else FEASIBLE
+    return Result(status, value, value if status == OPTIMAL else certified, schedule, solver, method,
+                  time.monotonic() - began, details, proof)
 
 
 def _answer(instance, outcome):

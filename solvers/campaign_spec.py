@@ -116,3 +116,21 @@ class CampaignSpec:
                     if p in by_length:
                         yield by_length[p], base + j
                     by_length[p] = base + j
+
+
+def ordered_twins(instance, starts) -> tuple[int, ...]:
+    """``starts`` with each campaign's equal-length jobs started in index
+    order, as the models' symmetry breaking (``equal_length_pairs``) wants:
+    it only swaps interchangeable jobs, so a valid schedule stays valid and
+    keeps its value, and as a hint it lies inside the model."""
+    out = list(starts)
+    for u, user in enumerate(instance.users):
+        for i, camp in enumerate(user.campaigns):
+            base = instance.offsets[u][i]
+            groups: dict[int, list[int]] = {}
+            for j, p in enumerate(camp.jobs):
+                groups.setdefault(p, []).append(base + j)
+            for group in groups.values():
+                for j, start in zip(group, sorted(out[j] for j in group)):
+                    out[j] = start
+    return tuple(out)

@@ -15,8 +15,10 @@ from fractions import Fraction
 
 from schedbench.heuristics.dssp import candidates, select
 from schedbench.metrics.dssp import completed_jobs, reward, theorem1_parameter, tuned_parameter
-from schedbench.result import FEASIBLE, OPTIMAL, Result
+from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
 from schedbench.schedule import Schedule
+from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods, unconfirmed
+from schedbench.solvers.knapsack import dantzig_bound
 from schedbench.solvers.machines import assign_machines
 
 
@@ -31,17 +33,9 @@ def _total_reward(instance, jobs) -> int:
 
 def lp_bound(instance) -> Fraction:
     """The LP relaxation of the r = 1 knapsack: weaker than ``knapsack_bound``, and free."""
-    capacity = Fraction(instance.processors * instance.deadline)
-    total = Fraction(0)
-    jobs = sorted(candidates(instance), key=lambda j: (-Fraction(instance.jobs[j].reward, instance.jobs[j].work), j))
-    for j in jobs:
-        job = instance.jobs[j]
-        take = min(Fraction(1), capacity / job.work)
-        total += take * job.reward
-        capacity -= take * job.work
-        if capacity <= 0:
-            break
-    return total
+    jobs = [instance.jobs[j] for j in candidates(instance)]
+    return dantzig_bound([job.work for job in jobs], [job.reward for job in jobs],
+                         instance.processors * instance.deadline)
 
 
 def incumbent(instance) -> tuple[Schedule, int]:
@@ -58,30 +52,78 @@ def incumbent(instance) -> tuple[Schedule, int]:
 
 def solve(instance, solver: str, time_limit: float, trust_bound: bool = True) -> Result:
     """``trust_bound=False`` always runs the model and never uses the paper's
-    bound, so the bound itself can be checked against the optimum."""
+    bound, so the bound itself can be checked against the optimum (its
+    certified bound is then the reward of every job that fits alone).
+
+    The model's optimum, or its bound on a time limit, is a claim until an
+    independent method refutes "a reward above it" (``solvers.certificate``)."""
     began = time.perf_counter()
     best, upper = incumbent(instance)
     details = {"knapsack_bound": upper, "lp_bound": str(lp_bound(instance))}
-    if trust_bound and reward(instance, best) >= upper:
-        return Result(OPTIMAL, Fraction(reward(instance, best)), Fraction(upper), best, solver, "bounds",
-                      time.perf_counter() - began, details)
+    value = reward(instance, best)
+    certified, proof = (upper, ("knapsack-bound",)) if trust_bound else (_fitting_reward(instance), ("fitting-jobs",))
+    if value >= certified:
+        return Result(OPTIMAL, Fraction(value), Fraction(value), best, solver, "bounds",
+                      time.perf_counter() - began, details, proof)
+    from schedbench.solvers import backend
+
+    seconds = SEARCH_SHARE * time_limit - (time.perf_counter() - began)
     if solver == "cpsat":
-        from schedbench.solvers.cpsat.dssp import solve as model
-
-        outcome = model(instance, time_limit, completed_jobs(instance, best), best.start)
+        outcome = backend(solver, "dssp").solve(instance, seconds, hint_jobs=completed_jobs(instance, best),
+                                                hint_starts=ordered_identical_tasks(instance, best.start))
     else:
-        from schedbench.solvers.milp.dssp import solve as model
-
-        outcome = model(instance, time_limit)
-    schedule, status = best, FEASIBLE
-    if outcome.solution is not None and outcome.value > reward(instance, best):
+        outcome = backend(solver, "dssp").solve(instance, seconds)
+    schedule = best
+    if outcome.solution is not None and outcome.value > value:
         schedule = _schedule(instance, outcome.solution)
-    value = reward(instance, schedule)
-    bound = outcome.bound if not trust_bound else upper if outcome.bound is None else min(upper, outcome.bound)
-    if outcome.status == OPTIMAL or bound is not None and value >= bound:
-        status, bound = OPTIMAL, value
-    return Result(status, Fraction(value), None if bound is None else Fraction(bound), schedule, solver, "model",
-                  time.perf_counter() - began, details)
+        value = reward(instance, schedule)
+    claimed = value if outcome.status in (OPTIMAL, INFEASIBLE) else outcome.bound
+    if claimed is not None and claimed < certified and max(claimed, value) < certified:
+        at_least = max(claimed, value) + 1
+
+        def ask(model, seconds: float):
+            found = model.solve(instance, seconds, at_least=at_least)
+            return found.status, None if found.solution is None else _schedule(instance, found.solution)
+
+        done = confirm(alternatives(independent_methods("dssp", solver), ask), began + time_limit)
+        details["confirmation_seconds"] = round(done.seconds, 3)
+        if done.confirmed:
+            certified, proof = at_least - 1, (solver, done.by)
+        elif done.found is not None:  # the claim was false
+            details["refuted_claim"] = {"bound": str(claimed), "by": solver, "schedule_from": "confirmation"}
+            if reward(instance, done.found) > value:
+                schedule, value = done.found, reward(instance, done.found)
+        else:
+            details.update(unconfirmed(claimed, solver, certified))
+    status = OPTIMAL if value >= certified else FEASIBLE
+    return Result(status, Fraction(value), Fraction(value if status == OPTIMAL else certified), schedule, solver,
+                  "model", time.perf_counter() - began, details, proof)
+
+
+def _fitting_reward(instance) -> int:
+    """The reward of every job whose critical path fits before the deadline: no schedule earns more."""
+    return sum(job.reward for job in instance.jobs if job.critical_path <= instance.deadline)
+
+
+def ordered_identical_tasks(instance, starts) -> list[int | None]:
+    """``starts`` with each run of equal-length consecutive tasks of a stage
+    started in index order, as the CP-SAT model's symmetry breaking wants:
+    it only swaps identical tasks, so a valid schedule stays valid, and as a
+    hint it lies inside the model."""
+    out = list(starts)
+    lengths = instance.lengths
+    for j, job in enumerate(instance.jobs):
+        for g in range(len(job.stages)):
+            run: list[int] = []
+            for t in [*instance.stage_slice(j, g), None]:
+                if run and (t is None or lengths[t] != lengths[run[-1]]):
+                    if None not in (out[k] for k in run):
+                        for k, start in zip(run, sorted(out[k] for k in run)):
+                            out[k] = start
+                    run = []
+                if t is not None:
+                    run.append(t)
+    return out
 
 
 def _schedule(instance, solution: list[int]) -> Schedule:

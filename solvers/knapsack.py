@@ -1,28 +1,72 @@
 """0-1 knapsack: the most profitable selection that fits, and its proven bound.
 
 The result's solution is the tuple of selected item indexes; its objective
-is the profit recomputed from that selection, its bound the model's proven
-upper bound (``optimal`` when the model proves the value). The empty
+is the profit recomputed from that selection, its bound the certified
+upper bound: the model's optimum (or its bound on a time limit) counts once
+an independent method refutes "a profit above it" (``solvers.certificate``):
+first the exact dynamic program by profits where its table is small, then
+the other backend, then CP-SAT's confirming configuration. The empty
 selection always fits, so the answer is never ``infeasible``.
 """
 
 import time
+from collections.abc import Sequence
 from fractions import Fraction
+from math import floor, inf
 
-from schedbench.result import FEASIBLE, OPTIMAL, UNKNOWN, Result
+from schedbench.errors import ModelTooLarge
+from schedbench.heuristics.dssp import DP_CELLS
+from schedbench.heuristics.knapsack import dp_selection
+from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
+from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods, unconfirmed
+
+
+def dantzig_bound(weights: Sequence[int], profits: Sequence[int], capacity: int) -> Fraction:
+    """The LP relaxation's optimum (Dantzig 1957): items by profit per unit
+    of weight, the last one fractional. Exact and checkable."""
+    total, left = Fraction(0), Fraction(capacity)
+    for i in sorted(range(len(weights)), key=lambda i: (-Fraction(profits[i], weights[i]) if weights[i] else -inf, i)):
+        take = Fraction(1) if weights[i] <= left else left / weights[i]
+        total += take * profits[i]
+        left -= take * weights[i]
+    return total
 
 
 def solve(instance, solver: str, time_limit: float) -> Result:
     began = time.perf_counter()
     from schedbench.solvers import backend
 
-    outcome = backend(solver, "knapsack").solve(instance, time_limit)
-    elapsed = time.perf_counter() - began
+    outcome = backend(solver, "knapsack").solve(instance, SEARCH_SHARE * time_limit)
     if outcome.solution is None:
-        return Result(UNKNOWN, None, None, None, solver, "model", elapsed)
+        return Result(UNKNOWN, None, None, None, solver, "model", time.perf_counter() - began)
     selected = tuple(i for i, x in enumerate(outcome.solution) if x)
-    value = Fraction(instance.profit_of(selected))
-    if outcome.status == OPTIMAL:
-        return Result(OPTIMAL, value, value, selected, solver, "model", elapsed)
-    bound = None if outcome.bound is None else Fraction(outcome.bound)
-    return Result(FEASIBLE, value, bound, selected, solver, "model", elapsed)
+    value = instance.profit_of(selected)
+    certified, proof = floor(dantzig_bound(instance.weights, instance.profits, instance.capacity)), ("lp-dantzig",)
+    claimed = value if outcome.status == OPTIMAL else outcome.bound
+    details: dict = {}
+    if claimed is not None and max(claimed, value) < certified:
+        at_least = max(claimed, value) + 1
+
+        def by_dynamic_program(seconds: float):
+            if (len(instance.items) + 1) * (sum(instance.profits) + 1) > DP_CELLS:
+                raise ModelTooLarge("the dynamic program's table is too large")
+            best = dp_selection(instance)
+            return (INFEASIBLE, None) if instance.profit_of(best) < at_least else (FEASIBLE, best)
+
+        def ask(model, seconds: float):
+            found = model.solve(instance, seconds, at_least=at_least)
+            return found.status, None if found.solution is None else tuple(i for i, x in enumerate(found.solution) if x)
+
+        methods = [("dp-by-profits", by_dynamic_program), *alternatives(independent_methods("knapsack", solver), ask)]
+        done = confirm(methods, began + time_limit)
+        details["confirmation_seconds"] = round(done.seconds, 3)
+        if done.confirmed:
+            certified, proof = at_least - 1, (solver, done.by)
+        elif done.found is not None:  # the claim was false
+            details["refuted_claim"] = {"bound": str(claimed), "by": solver, "schedule_from": "confirmation"}
+            selected, value = done.found, instance.profit_of(done.found)
+        else:
+            details.update(unconfirmed(claimed, solver, certified))
+    status = OPTIMAL if value >= certified else FEASIBLE
+    return Result(status, Fraction(value), Fraction(value if status == OPTIMAL else certified), selected, solver,
+                  "model", time.perf_counter() - began, details, proof)

@@ -15,7 +15,8 @@ from fractions import Fraction
 from schedbench.metrics.mosp import local_references, makespan
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
 from schedbench.schedule import Schedule
-from schedbench.solvers.pcmax import pcmax_optimum
+from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods, unconfirmed
+from schedbench.solvers.pcmax import PcmaxSolution, pcmax_optimum
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ class MospSpec:
         return max(-(-sum(lengths) // self.instance.machines), max(lengths, default=0))
 
 
-def relaxation(spec: MospSpec, time_limit: float) -> tuple[int, Schedule]:
+def relaxation(spec: MospSpec, time_limit: float) -> tuple[PcmaxSolution, Schedule]:
     """The same jobs without local rules (P||Cmax, through the engine with
     the portfolio, whose arc-flow LP bound is what refutes packings like
     3-PARTITION in milliseconds where CP-SAT takes seconds): its proven
@@ -69,7 +70,7 @@ def relaxation(spec: MospSpec, time_limit: float) -> tuple[int, Schedule]:
         for j in sorted((j for j in range(len(machine)) if machine[j] == q),
                         key=lambda j: (spec.latest_completion(j), inst.lengths[j], j)):
             start[j], t = t, t + inst.lengths[j]
-    return found.bound, Schedule(tuple(machine), tuple(start))
+    return found, Schedule(tuple(machine), tuple(start))
 
 
 def incumbent(spec: MospSpec, extra: tuple[Schedule, ...] = ()) -> Schedule | None:
@@ -106,51 +107,76 @@ def _optimal_local_schedule(inst) -> Schedule:
 
 
 def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
-    """Bound-driven, as the P||Cmax engine, from the best lower bound (LB or
-    the relaxation's) and the incumbent's makespan: C, C + 1, ... is decided
-    with the makespan capped at C (a tight cap shrinks every start window,
-    so refutations are quick), and the first feasible C is optimal. CP-SAT
-    gives each cap a tenth of the time; when one stays undecided it
-    minimises over the whole gap instead, which its own search crosses
-    faster when the gap is wide (selfishness, sum_ci)."""
+    """Bound-driven, as the P||Cmax engine, from the best certified lower
+    bound (LB, or the relaxation's) and the incumbent's makespan: C, C + 1,
+    ... is decided with the makespan capped at C (a tight cap shrinks every
+    start window, so refutations are quick), and the first feasible C is
+    optimal. CP-SAT gives each cap a tenth of the time; when one stays
+    undecided it minimises over the whole gap instead, which its own search
+    crosses faster when the gap is wide (selfishness, sum_ci).
+
+    The search's refutations are claims: the last one (the cap just below
+    the answer) is asked again by an independent method before the answer
+    is ``optimal`` (``solvers.certificate``). No cap model gets a hint: every
+    cap lies below the incumbent's makespan, so no known schedule fits it."""
     began = time.perf_counter()
     if objective == "unconstrained-makespan":
-        found = pcmax_optimum(instance.lengths, instance.machines, solver, time_limit)
-        return Result(found.status, Fraction(found.makespan), Fraction(found.bound),
-                      Schedule(found.machine, found.start), solver, found.method, time.perf_counter() - began)
+        from schedbench.solvers.pcmax import result
+
+        return result(pcmax_optimum(instance.lengths, instance.machines, solver, time_limit), solver, began)
     deadline = began + time_limit
     spec = MospSpec(instance, tuple(local_references(instance, time_limit)))
-    details = {"local_references": list(spec.references)}
+    details: dict = {"local_references": list(spec.references)}
     if any(spec.latest_completion(j) < p for j, p in enumerate(instance.lengths)):
-        return Result(INFEASIBLE, None, None, None, solver, "references", time.perf_counter() - began, details)
+        return Result(INFEASIBLE, None, None, None, solver, "references", time.perf_counter() - began, details,
+                      ("references",))
     from schedbench.solvers import backend
 
     decide = backend(solver, "mosp").decide
-    relaxed_bound, relaxed = relaxation(spec, time_limit / 4)
-    best = incumbent(spec, (relaxed,))
+    relaxed, relaxed_schedule = relaxation(spec, time_limit / 4)
+    best = incumbent(spec, (relaxed_schedule,))
     upper = spec.horizon if best is None else makespan(instance, best) - 1  # the caps left to decide
-    lower = max(spec.lower_bound(), relaxed_bound)
-    method = "bounds" if lower > upper else "model"
+    formula = spec.lower_bound()
+    certified, proof = (formula, ("LB",)) if formula >= relaxed.bound else (relaxed.bound, relaxed.proof)
+    method = "bounds" if certified > upper else "model"
+    search_end = began + SEARCH_SHARE * time_limit
     per_cap = time_limit / 10 if solver == "cpsat" else time_limit
-    lower, schedule, settled = _increasing_caps(spec, decide, lower, upper, deadline, best, per_cap)
-    if not settled and solver == "cpsat" and time.perf_counter() < deadline:  # the MILP's cap had all the time
-        if lower < upper:
-            lower, schedule = _minimise(spec, decide, lower, upper, deadline, best)
+    claimed, schedule, settled = _increasing_caps(spec, decide, certified, upper, search_end, best, per_cap)
+    if not settled and solver == "cpsat" and time.perf_counter() < search_end:  # the MILP's cap had all the time
+        if claimed < upper:
+            claimed, schedule = _minimise(spec, decide, claimed, upper, search_end, schedule)
         else:
-            lower, schedule, _ = _increasing_caps(spec, decide, lower, upper, deadline, best, time_limit)
+            claimed, schedule, _ = _increasing_caps(spec, decide, claimed, upper, search_end, schedule, time_limit)
+    value = None if schedule is None else makespan(instance, schedule)
+    target = upper if value is None else value - 1  # the cap whose refutation makes the answer
+    if claimed > certified and min(claimed - 1, target) >= certified:
+        done = confirm(alternatives(independent_methods("mosp", solver), lambda model, seconds: _cap_answer(
+            spec, model.decide(spec, min(claimed - 1, target), seconds))), deadline)
+        details["confirmation_seconds"] = round(done.seconds, 3)
+        if done.confirmed:
+            certified, proof = min(claimed, target + 1), (solver, done.by)
+        elif done.found is not None:  # the claim was false: a schedule under its cap exists
+            schedule, value = done.found, makespan(instance, done.found)
+            details["refuted_claim"] = {"bound": str(claimed), "by": solver, "schedule_from": done.by or "?"}
+        else:
+            details.update(unconfirmed(claimed, solver, certified))
     elapsed = time.perf_counter() - began
     if schedule is None:
-        status = INFEASIBLE if lower > upper else UNKNOWN
-        return Result(status, None, None if status == INFEASIBLE else Fraction(lower), None,
-                      solver, method, elapsed, details)
-    value = makespan(instance, schedule)
-    status = OPTIMAL if lower >= value else FEASIBLE
-    return Result(status, Fraction(value), Fraction(min(lower, value)), schedule, solver, method, elapsed, details)
+        status = INFEASIBLE if certified > upper else UNKNOWN
+        return Result(status, None, None if status == INFEASIBLE else Fraction(certified), None,
+                      solver, method, elapsed, details, proof)
+    status = OPTIMAL if certified >= value else FEASIBLE
+    return Result(status, Fraction(value), Fraction(min(certified, value)), schedule, solver, method, elapsed,
+                  details, proof)
+
+
+def _cap_answer(spec, outcome) -> tuple[str, Schedule | None]:
+    return outcome.status, None if outcome.solution is None else _schedule(spec, outcome.solution)
 
 
 def _minimise(spec, decide, lower: int, upper: int, deadline: float, best):
-    """One model minimising the makespan over [lower, upper]: (new lower bound, best schedule)."""
-    outcome = decide(spec, upper, deadline - time.perf_counter(), best, floor=lower)
+    """One model minimising the makespan over [lower, upper]: (claimed lower bound, best schedule)."""
+    outcome = decide(spec, upper, deadline - time.perf_counter(), floor=lower)
     if outcome.status == INFEASIBLE:
         return upper + 1, best
     if outcome.solution is None:
@@ -161,10 +187,11 @@ def _minimise(spec, decide, lower: int, upper: int, deadline: float, best):
 
 def _increasing_caps(spec, decide, lower: int, upper: int, deadline: float, best, per_cap: float):
     """C = lower, lower + 1, ... decided in turn, each within ``per_cap``
-    seconds: the first feasible C is optimal. Returns (new lower bound, best
-    schedule, settled), unsettled when a cap was left undecided."""
+    seconds: the first feasible C is optimal if every refutation holds.
+    Returns (claimed lower bound, best schedule, settled), unsettled when a
+    cap was left undecided."""
     while lower <= upper and time.perf_counter() < deadline:
-        outcome = decide(spec, lower, min(per_cap, deadline - time.perf_counter()), best)
+        outcome = decide(spec, lower, min(per_cap, deadline - time.perf_counter()))
         if outcome.status == INFEASIBLE:
             lower += 1
         elif outcome.solution is not None:

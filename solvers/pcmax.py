@@ -5,30 +5,38 @@ Bounds first, models last:
 2. upper bound: the best of LPT and MULTIFIT, improved by local search;
    equal bounds close the instance ("bounds");
 3. backend ``milp``: the arc-flow LP bound, found by bisection on C, raises
-   the lower bound ("arcflow-lp"); then C = lower, lower + 1, ... is decided
+   the lower bound ("arcflow-lp", each refuted C checked from the LP's dual
+   solution in exact arithmetic); then C = lower, lower + 1, ... is decided
    by LP diving, which only ever finds packings ("arcflow-dive"), and by the
    arc-flow MILP, which also refutes ("arcflow-milp");
    backend ``cpsat``: the CP-SAT bin-packing model minimises the makespan
    between the bounds ("cpsat"), which also moves fast over wide gaps
    (long jobs), where deciding one C at a time cannot;
    ``portfolio``: the LP bound, then the dive and the MILP for 3/4 of the
-   time, then CP-SAT for the rest (all of it when the arc-flow graph is
-   too large).
+   search time, then CP-SAT for the rest (all of it when the arc-flow graph
+   is too large).
 Deciding C in increasing order means the first feasible C is optimal: every
-smaller one was refuted. On the time limit the best schedule found and the
-last proven lower bound are returned.
+smaller one was refuted. The bounds and the checked LP bound are certified
+on their own; a model's refutation is a claim until a second method
+(``solvers.certificate``) refutes the same C again: the arc-flow MILP
+confirms CP-SAT and CP-SAT (confirming configuration) the MILP. On the time
+limit the best schedule found and the last certified lower bound are
+returned.
 """
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from schedbench.errors import UserInputError
+from schedbench.errors import ModelTooLarge, UserInputError
 from schedbench.heuristics.pcmax import improve, lpt, multifit
-from schedbench.result import FEASIBLE, OPTIMAL, Result
+from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
 from schedbench.schedule import Schedule, back_to_back
 from schedbench.solvers import settings
+from schedbench.solvers.certificate import SEARCH_SHARE, confirm
+from schedbench.solvers.cpsat import confirming
 from schedbench.solvers.pcmax_bounds import lower_bound
 
 BACKENDS = ("cpsat", "milp", "portfolio")
@@ -42,6 +50,8 @@ class PcmaxSolution:
     machine: tuple[int, ...]
     start: tuple[int, ...]
     method: str              # what closed it: bounds, arcflow-lp, cpsat, arcflow-milp (or the heuristic)
+    proof: tuple[str, ...] = ()   # the methods behind ``bound`` (``solvers.certificate``)
+    unconfirmed: tuple[int, str] | None = None  # a larger bound only one method claims
 
     @property
     def optimal(self) -> bool:
@@ -68,50 +78,128 @@ def upper_bound(lengths: tuple[int, ...], machines: int) -> tuple[list[int], str
     return machine_of, name
 
 
+@dataclass
+class _Search:
+    """The engine's state: the incumbent, the certified lower bound with its
+    proof, and the bound a single method claims beyond it."""
+    lengths: tuple[int, ...]
+    machines: int
+    best: list[int]
+    upper: int
+    method: str
+    lower: int
+    proof: tuple[str, ...]
+    claimed: int = 0
+    claimed_by: str = ""
+
+    def __post_init__(self) -> None:
+        self.heuristic = self.method  # the incumbent's first origin
+
+    def improve(self, machine_of: list[int], method: str) -> None:
+        value = _makespan(machine_of, self.lengths)
+        if value < self.upper:
+            self.best, self.upper, self.method = machine_of, value, method
+
+    def claim(self, bound: int, by: str) -> None:
+        if bound > max(self.claimed, self.lower):
+            self.claimed, self.claimed_by = bound, by
+
+    def answer(self) -> PcmaxSolution:
+        optimal = self.lower >= self.upper
+        open_claim = (self.claimed, self.claimed_by) if self.claimed > self.lower else None
+        return PcmaxSolution(OPTIMAL if optimal else FEASIBLE, self.upper, self.upper if optimal else self.lower,
+                             tuple(self.best), tuple(back_to_back(self.best, self.lengths)), self.method,
+                             self.proof, None if optimal else open_claim)
+
+
 @lru_cache(maxsize=200_000)
 def pcmax_optimum(lengths: tuple[int, ...], machines: int, solver: str = "cpsat",
                   time_limit: float = settings.DEFAULT_TIME_LIMIT) -> PcmaxSolution:
-    """Optimal (or best found, with its proven bound) P||Cmax schedule of ``lengths``."""
+    """Optimal (or best found, with its certified bound) P||Cmax schedule of ``lengths``."""
     if solver not in BACKENDS:
         raise UserInputError("--solver", f"unknown P||Cmax solver {solver!r} (known: {', '.join(BACKENDS)})")
-    deadline = time.monotonic() + time_limit
+    began = time.monotonic()
+    deadline, search_end = began + time_limit, began + SEARCH_SHARE * time_limit
     best, heuristic = upper_bound(lengths, machines)
     upper = _makespan(best, lengths)
-    lower, _ = lower_bound(lengths, machines, upper)
+    lower, name = lower_bound(lengths, machines, upper)
+    search = _Search(lengths, machines, best, upper, heuristic, lower, (name,))
+    if search.lower >= search.upper:
+        search.method = "bounds"
+    else:
+        _search(search, solver, search_end)
+    if search.claimed > search.lower:
+        _confirm(search, deadline)
+    return search.answer()
 
-    def answer(status: str, method: str) -> PcmaxSolution:
-        return PcmaxSolution(status, upper, upper if status == OPTIMAL else lower, tuple(best),
-                             tuple(back_to_back(best, lengths)), method)
 
-    if lower >= upper:
-        return answer(OPTIMAL, "bounds")
-    if solver == "milp" or solver == "portfolio" and _arcflow_fits(lengths, lower, deadline):
-        lower = _arcflow_lower_bound(lengths, machines, lower, upper, deadline)
-        if lower >= upper:
-            return answer(OPTIMAL, "arcflow-lp")
+def _search(search: _Search, solver: str, stop_at: float) -> None:
+    """The backend's search: raises the certified bound (the checked LP) and
+    claims refutations, improving the incumbent on the way."""
+    lengths, machines = search.lengths, search.machines
+    if solver == "milp" or solver == "portfolio" and _arcflow_fits(lengths, search.lower, stop_at):
+        lp = _arcflow_lower_bound(lengths, machines, search.lower, search.upper, stop_at)
+        if lp > search.lower:
+            search.lower, search.proof = lp, ("arcflow-lp-dual",)
+        if search.lower >= search.upper:
+            search.method = "arcflow-lp"
+            return
         # the portfolio gives the arc-flow decisions 3/4 of the time, CP-SAT the rest
-        stop = deadline if solver == "milp" else time.monotonic() + 0.75 * (deadline - time.monotonic())
-        while lower < upper and time.monotonic() < stop:
-            status, machine_of, method = _arcflow_decide(lengths, machines, lower, stop)
+        stop = stop_at if solver == "milp" else time.monotonic() + 0.75 * (stop_at - time.monotonic())
+        capacity = search.lower
+        while capacity < search.upper and time.monotonic() < stop:
+            status, machine_of, method = _arcflow_decide(lengths, machines, capacity, stop)
             if status == "feasible":
-                best, upper = machine_of, _makespan(machine_of, lengths)
-                return answer(OPTIMAL, method)
-            if status != "infeasible":
+                search.improve(machine_of, method)
+                return
+            if status != INFEASIBLE:
                 break
-            lower += 1
-        if lower >= upper:
-            return answer(OPTIMAL, "arcflow-milp")
-        if solver == "milp":
-            return answer(FEASIBLE, heuristic)
+            capacity += 1
+            search.claim(capacity, "arcflow-milp")
+        if solver == "milp" or capacity >= search.upper:
+            return
     from schedbench.solvers.cpsat.pcmax import minimize
 
-    status, machine_of, bound = minimize(lengths, machines, lower, upper - 1, deadline - time.monotonic(), best)
+    floor = max(search.lower, search.claimed)
+    status, machine_of, bound = minimize(lengths, machines, floor, search.upper - 1, stop_at - time.monotonic())
     if machine_of is not None:
-        best, upper, heuristic = machine_of, _makespan(machine_of, lengths), "cpsat"
-    if status in ("optimal", "infeasible"):  # infeasible: nothing below the incumbent
-        return answer(OPTIMAL, "cpsat")
-    lower = max(lower, bound or lower)
-    return answer(OPTIMAL if lower >= upper else FEASIBLE, heuristic)
+        search.improve(machine_of, "cpsat")
+    if status in ("optimal", INFEASIBLE):  # infeasible: nothing below the incumbent
+        search.claim(search.upper, "cpsat")
+    elif bound is not None:
+        search.claim(bound, "cpsat")
+
+
+def _confirm(search: _Search, deadline: float) -> None:
+    """Ask the claim's refutation (no makespan <= claimed - 1) again by the
+    other method; a schedule it finds instead replaces the incumbent."""
+    capacity = search.claimed - 1
+    lengths, machines = search.lengths, search.machines
+
+    def by_arcflow(seconds: float) -> tuple[str, object]:
+        if not _arcflow_fits(lengths, capacity, time.monotonic() + seconds):
+            raise ModelTooLarge("the arc-flow graph is too large")
+        from schedbench.solvers.milp.pcmax import decide
+
+        return decide(lengths, machines, capacity, seconds)
+
+    def by_cpsat(seconds: float) -> tuple[str, object]:
+        from schedbench.solvers.cpsat.pcmax import minimize
+
+        with confirming():
+            status, machine_of, _ = minimize(lengths, machines, search.lower, capacity, seconds)
+        return status, machine_of
+
+    methods: list[tuple[str, Callable[[float], tuple[str, object]]]] = [
+        ("arcflow-milp", by_arcflow), ("cpsat-confirm", by_cpsat)]
+    done = confirm([(name, ask) for name, ask in methods if name != search.claimed_by], deadline)
+    if done.confirmed:
+        search.lower, search.proof = search.claimed, (search.claimed_by, done.by)
+        if search.method == search.heuristic:  # the model proved the heuristic's schedule optimal
+            search.method = search.claimed_by
+    elif done.found is not None:  # the claim was false: its refutation missed this schedule
+        search.improve(list(done.found), done.by or "confirmation")
+        search.claimed, search.claimed_by = 0, ""
 
 
 def _arcflow_fits(lengths, capacity, deadline) -> bool:
@@ -153,8 +241,16 @@ def _arcflow_lower_bound(lengths, machines, lower, upper, deadline) -> int:
     return lower
 
 
+def result(found: PcmaxSolution, solver: str, began: float) -> Result:
+    """The engine's answer as a ``Result``: the claim no second method
+    confirmed, if any, in ``details["unconfirmed"]``."""
+    from schedbench.solvers.certificate import unconfirmed
+
+    details = unconfirmed(found.unconfirmed[0], found.unconfirmed[1], found.bound) if found.unconfirmed else {}
+    return Result(found.status, Fraction(found.makespan), Fraction(found.bound), Schedule(found.machine, found.start),
+                  solver, found.method, time.perf_counter() - began, details, found.proof)
+
+
 def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     began = time.perf_counter()
-    found = pcmax_optimum(instance.jobs, instance.machines, solver, time_limit)
-    return Result(found.status, Fraction(found.makespan), Fraction(found.bound),
-                  Schedule(found.machine, found.start), solver, found.method, time.perf_counter() - began)
+    return result(pcmax_optimum(instance.jobs, instance.machines, solver, time_limit), solver, began)

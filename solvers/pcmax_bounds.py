@@ -13,6 +13,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import accumulate
 
+import numpy as np
+
 
 def l0(lengths: Sequence[int], machines: int) -> int:
     return max(-(-sum(lengths) // machines), max(lengths))
@@ -86,3 +88,37 @@ def lower_bound(lengths: Sequence[int], machines: int, upper: int | None = None)
         if b2 > bound:
             bound, name = b2, "MT-L2"
     return bound, name
+
+
+#: Dual values are scaled to integers with this denominator before the check.
+DUAL_SCALE = 1 << 20
+
+
+def checked_dual_bound(counts: dict[int, int], capacity: int, duals: dict[int, float]) -> int:
+    """Bins of size ``capacity`` needed, proven from an LP's dual values in
+    exact integer arithmetic (the LP itself is solved in floats).
+
+    Weights y_s >= 0 on the lengths (the duals of the arc-flow LP's demand
+    rows, floored to multiples of 1 / DUAL_SCALE) bound every bin: no bin
+    holds more weight than W, the most a bounded knapsack of capacity C
+    packs (at most count(s) jobs of length s). So b bins hold at most b W,
+    and covering every job needs b >= sum_s count(s) y_s / W. W is computed
+    by a dynamic program over capacities, independently of the arc-flow
+    graph. Whatever the duals' float error, the bound is valid; it is only
+    weaker when they are far from optimal. O(C log n) numpy steps per length."""
+    weights = {s: int(duals.get(s, 0.0) * DUAL_SCALE) for s in counts}
+    weights = {s: y for s, y in weights.items() if y > 0 and s <= capacity}
+    if not weights:
+        return 0
+    best = np.zeros(capacity + 1, dtype=np.int64)  # best[c]: most weight within load c
+    for s, y in weights.items():
+        left, chunk = min(counts[s], capacity // s), 1
+        while left > 0:  # binary splitting: chunks 1, 2, 4, ... make every count 0..count(s)
+            take = min(chunk, left)
+            size, gain = take * s, take * y
+            candidate = best[:capacity + 1 - size] + gain  # from the old row: each chunk once
+            np.maximum(best[size:], candidate, out=best[size:])
+            left -= take
+            chunk *= 2
+    total = sum(counts[s] * y for s, y in weights.items())
+    return -(-total // int(best[capacity]))

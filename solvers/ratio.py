@@ -16,11 +16,15 @@ It stops when no candidate lies in [lower, upper): then upper is optimal.
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from math import ceil, floor
 
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL
+from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods, unconfirmed
+
+#: ask(model module, limits, seconds) -> (status, schedule or None): "N_k <= limits[k] for every k?"
+Ask = Callable[[object, list[int], float], tuple[str, object]]
 
 
 @dataclass
@@ -30,6 +34,8 @@ class RatioSearch:
     bound: Fraction
     schedule: object
     questions: int
+    proof: tuple[str, ...] = ()
+    details: dict = field(default_factory=dict)
 
 
 def largest_candidate_below(value: Fraction, denominators: Sequence[Fraction]) -> Fraction:
@@ -40,26 +46,32 @@ def smallest_candidate_above(value: Fraction, denominators: Sequence[Fraction]) 
     return min(Fraction(floor(value * d) + 1) / d for d in denominators)
 
 
-def minimize_max_ratio(denominators: Sequence[Fraction], lower: Fraction, upper: Fraction, schedule,
-                       value_of: Callable[[object], Fraction],
-                       feasible: Callable[[list[int], float], tuple[str, object]],
-                       deadline: float) -> RatioSearch:
-    """``feasible(limits, seconds)`` answers (status, schedule) for N_k <= limits[k].
+def minimize_max_ratio(denominators: Sequence[Fraction], lower: Fraction, lower_proof: tuple[str, ...],
+                       upper: Fraction, schedule, value_of: Callable[[object], Fraction],
+                       family: str, solver: str, ask: Ask, time_limit: float) -> RatioSearch:
+    """Bisection with ``solver``'s model of ``family``; ``upper`` is the exact
+    value of ``schedule`` (a heuristic's, say) and ``lower`` a certified lower
+    bound on the optimum (``lower_proof`` says how).
 
-    ``upper`` is the exact value of ``schedule`` (a heuristic's, say) and
-    ``lower`` a proven lower bound on the optimum.
-    """
-    questions = 0
-    while True:
+    Refutations are the backend's claims: the one the answer rests on (the
+    target just below the answer, or the last refuted one on a time limit)
+    is asked again by an independent method (``solvers.certificate``)."""
+    from schedbench.solvers import backend
+
+    began = time.monotonic()
+    search_end, deadline = began + SEARCH_SHARE * time_limit, began + time_limit
+    model = backend(solver, family)
+
+    def limits(target: Fraction) -> list[int]:
+        return [floor(target * d) for d in denominators]
+
+    certified, claimed, refuted, questions = lower, lower, None, 0
+    while time.monotonic() < search_end:
         below = largest_candidate_below(upper, denominators)
-        if upper <= lower or below < lower:
-            return RatioSearch(OPTIMAL, upper, upper, schedule, questions)
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return RatioSearch(FEASIBLE, upper, lower, schedule, questions)
-        target = (lower + below) / 2
-        limits = [floor(target * d) for d in denominators]
-        status, found = feasible(limits, remaining)
+        if upper <= claimed or below < claimed:
+            break
+        target = (claimed + below) / 2
+        status, found = ask(model, limits(target), search_end - time.monotonic())
         questions += 1
         if found is not None:
             value = value_of(found)
@@ -67,6 +79,24 @@ def minimize_max_ratio(denominators: Sequence[Fraction], lower: Fraction, upper:
                 raise AssertionError(f"model broke its limits: value {value} > target {target}")
             upper, schedule = value, found
         elif status == INFEASIBLE:
-            lower = smallest_candidate_above(target, denominators)
+            claimed, refuted = smallest_candidate_above(target, denominators), target
         else:
-            return RatioSearch(FEASIBLE, upper, lower, schedule, questions)
+            break
+    proof, details = lower_proof, {}
+    below = largest_candidate_below(upper, denominators)
+    if claimed > certified and below >= certified:
+        question = below if below < claimed else refuted  # the weakest question the claim needs
+        done = confirm(alternatives(independent_methods(family, solver),
+                                    lambda other, seconds: ask(other, limits(question), seconds)), deadline)
+        details["confirmation_seconds"] = round(done.seconds, 3)
+        if done.confirmed:
+            certified, proof = smallest_candidate_above(question, denominators), (solver, done.by)
+        elif done.found is not None:  # the claim was false: a schedule within its limits exists
+            details["refuted_claim"] = {"bound": str(claimed), "by": solver, "schedule_from": "confirmation"}
+            if value_of(done.found) < upper:
+                upper, schedule = value_of(done.found), done.found
+        else:
+            details.update(unconfirmed(claimed, solver, certified))
+    if upper <= certified or largest_candidate_below(upper, denominators) < certified:
+        return RatioSearch(OPTIMAL, upper, upper, schedule, questions, proof, details)
+    return RatioSearch(FEASIBLE, upper, certified, schedule, questions, proof, details)

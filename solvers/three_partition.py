@@ -1,28 +1,48 @@
 """3-PARTITION decision: the triples, or a proof that there are none.
 
 The answer is ``feasible`` with the certificate (q triples of item indexes)
-as the result's solution, ``infeasible`` when the model proves no
-3-partition exists, ``unknown`` on the time limit. As a number the answer
-is 1 (yes) or 0 (no). Items lie strictly between B/4 and B/2, so a set
-summing to B has exactly three items and the model only needs sums.
+as the result's solution, ``infeasible`` when the model's refutation is
+confirmed by an independent method (``solvers.certificate``), ``unknown``
+on the time limit or when no second method confirms it (the claim is then
+named in ``details["unconfirmed"]``). As a number the answer is 1 (yes) or
+0 (no). Items lie strictly between B/4 and B/2, so a set summing to B has
+exactly three items and the model only needs sums.
 """
 
 import time
 from fractions import Fraction
 
 from schedbench.result import FEASIBLE, INFEASIBLE, UNKNOWN, Result
+from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods, unconfirmed
 
 
 def solve(instance, solver: str, time_limit: float) -> Result:
     began = time.perf_counter()
     from schedbench.solvers import backend
 
-    outcome = backend(solver, "three_partition").solve(instance, time_limit)
-    elapsed = time.perf_counter() - began
+    outcome = backend(solver, "three_partition").solve(instance, SEARCH_SHARE * time_limit)
+    details: dict = {}
     if outcome.status == INFEASIBLE:
-        return Result(INFEASIBLE, Fraction(0), Fraction(0), None, solver, "model", elapsed)
+        done = confirm(alternatives(independent_methods("three_partition", solver),
+                                    lambda model, seconds: _answer(model.solve(instance, seconds))),
+                       began + time_limit)
+        details["confirmation_seconds"] = round(done.seconds, 3)
+        if done.confirmed:
+            return Result(INFEASIBLE, Fraction(0), Fraction(0), None, solver, "model", time.perf_counter() - began,
+                          details, (solver, done.by))
+        if done.found is None:
+            details.update(unconfirmed("infeasible", solver, "none"))
+            return Result(UNKNOWN, None, None, None, solver, "model", time.perf_counter() - began, details)
+        details["refuted_claim"] = {"bound": "infeasible", "by": solver, "schedule_from": "confirmation"}
+        outcome = done.found
     if outcome.solution is None:
-        return Result(UNKNOWN, None, None, None, solver, "model", elapsed)
+        return Result(UNKNOWN, None, None, None, solver, "model", time.perf_counter() - began, details)
     q = instance.triples
     triples = tuple(tuple(i for i, t in enumerate(outcome.solution) if t == triple) for triple in range(q))
-    return Result(FEASIBLE, Fraction(1), Fraction(1), triples, solver, "model", elapsed)
+    return Result(FEASIBLE, Fraction(1), Fraction(1), triples, solver, "model", time.perf_counter() - began, details,
+                  ("certificate",))
+
+
+def _answer(outcome):
+    """A confirming model's answer; its outcome itself is the solution kept."""
+    return outcome.status, None if outcome.solution is None else outcome

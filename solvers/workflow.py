@@ -6,8 +6,8 @@ solved by the exact candidate bisection of ``solvers.ratio``: each
 question "finish_k - arrival_k <= limits[k] for every k" is a deadline per
 job, answered by an integer feasibility model (``solvers.cpsat.workflow``,
 ``solvers.milp.workflow``). Lower bound 1 (no job beats its critical path);
-upper bound and first schedule the best online heuristic. Each question is
-hinted with the best schedule so far.
+upper bound and first schedule the best online heuristic. No question is
+hinted: every target lies below every schedule known, so none fits.
 
 The helpers below are the data both models share: start windows, the
 clusters each task may use, and the start orderings they must respect.
@@ -128,24 +128,19 @@ def solve(instance: WorkflowInstance, solver: str, time_limit: float) -> Result:
     began = time.monotonic()
     if not instance.jobs:
         return Result(OPTIMAL, Fraction(0), Fraction(0), WorkflowSchedule((), ()), solver, "empty",
-                      time.monotonic() - began)
-    model = backend(solver, "workflow")
+                      time.monotonic() - began, proof=("empty",))
     value, name, schedule = incumbent(instance)
     denominators = [Fraction(critical_path(job)) for job in instance.jobs]
     if solver == "milp" and value > LOWER_BOUND:
         # the largest question the search can ask: every later target is smaller
-        model.require_small(instance, _deadlines(instance, [floor(value * d) for d in denominators]))
-    best = [schedule]  # the latest schedule found, the best so far: the next question's hint
+        backend(solver, "workflow").require_small(instance, _deadlines(instance, [floor(value * d) for d in denominators]))
 
-    def feasible(limits: list[int], seconds: float):
-        outcome = model.solve(instance, _deadlines(instance, limits), seconds, hint=best[0])
-        if outcome.solution is None:
-            return outcome.status, None
-        best[0] = _schedule(outcome.solution)
-        return outcome.status, best[0]
+    def ask(backend_model, limits: list[int], seconds: float):
+        outcome = backend_model.solve(instance, _deadlines(instance, limits), seconds)
+        return outcome.status, None if outcome.solution is None else _schedule(outcome.solution)
 
-    search = minimize_max_ratio(denominators, LOWER_BOUND, value, schedule, lambda s: max_slr(instance, s),
-                                feasible, began + time_limit)
+    search = minimize_max_ratio(denominators, LOWER_BOUND, ("SLR>=1",), value, schedule, lambda s: max_slr(instance, s),
+                                "workflow", solver, ask, max(time_limit - (time.monotonic() - began), 0.01))
     return Result(search.status, search.value, search.bound, search.schedule, solver, f"{solver}:ratio-bisection",
                   time.monotonic() - began, {"incumbent": name, "incumbent_value": str(value),
-                                             "questions": search.questions})
+                                             "questions": search.questions, **search.details}, search.proof)

@@ -1,4 +1,22 @@
-"""OR-Tools CP-SAT models, one module per family."""
+"""OR-Tools CP-SAT models, one module per family, and the one place that runs them.
+
+Two configurations, both with a fixed seed so that a run depends on its
+inputs only (up to the wall-clock limit, which no solver makes
+deterministic):
+- the primary one: ``settings.CPSAT_WORKERS`` workers and the caller's hints;
+- the confirming one (``confirming()``): one worker, another seed and no
+  hint, so a refutation it repeats was not reached by the same search
+  (``solvers.certificate`` asks it where no MILP can express a model).
+
+A hint outside a variable's domain is dropped with every other hint of the
+model: CP-SAT has answered INFEASIBLE on feasible models given such hints
+(this project's MOSP cap model with 2 workers, issue 15).
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
@@ -14,11 +32,48 @@ STATUS = {
 }
 
 
+@dataclass(frozen=True)
+class Configuration:
+    name: str
+    workers: int | None  # None: settings.CPSAT_WORKERS, read at solve time
+    seed: int
+    hints: bool
+
+
+PRIMARY = Configuration("cpsat", None, 0, True)
+CONFIRMING = Configuration("cpsat-confirm", 1, 7, False)
+_configuration: ContextVar[Configuration] = ContextVar("cpsat_configuration", default=PRIMARY)
+
+
+@contextmanager
+def confirming() -> Iterator[None]:
+    """Every model run inside uses the confirming configuration."""
+    token = _configuration.set(CONFIRMING)
+    try:
+        yield
+    finally:
+        _configuration.reset(token)
+
+
+def hints_inside_domains(model: cp_model.CpModel) -> bool:
+    """Whether every hinted value lies in its variable's domain."""
+    proto = model.proto
+    for index, value in zip(proto.solution_hint.vars, proto.solution_hint.values):
+        domain = proto.variables[index].domain
+        if not any(domain[k] <= value <= domain[k + 1] for k in range(0, len(domain), 2)):
+            return False
+    return True
+
+
 def run(model: cp_model.CpModel, time_limit: float, values, has_objective: bool = True) -> ModelOutcome:
     """Solve and read ``values`` (a list of int expressions) if a solution exists."""
+    configuration = _configuration.get()
+    if not configuration.hints or not hints_inside_domains(model):
+        model.clear_hints()
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(time_limit, 0.01)
-    solver.parameters.num_workers = settings.CPSAT_WORKERS
+    solver.parameters.num_workers = configuration.workers or settings.CPSAT_WORKERS
+    solver.parameters.random_seed = configuration.seed
     code = solver.solve(model)
     status = STATUS[code]
     if code == cp_model.MODEL_INVALID:

@@ -15,8 +15,11 @@ from schedbench.solvers.cpsat import run
 from schedbench.solvers.outcome import ModelOutcome, maximised
 
 
-def solve(instance, time_limit: float, hint_jobs: list[int] | None = None, hint_starts=None) -> ModelOutcome:
-    """``hint_jobs`` / ``hint_starts``: a valid heuristic schedule's completed jobs and task starts."""
+def solve(instance, time_limit: float, at_least: int | None = None, hint_jobs: list[int] | None = None,
+          hint_starts=None) -> ModelOutcome:
+    """``at_least``: only schedules earning that much (a question asked to
+    confirm a bound). ``hint_jobs`` / ``hint_starts``: a valid schedule's
+    completed jobs and task starts, identical tasks in the model's order."""
     lengths, deadline = instance.lengths, instance.deadline
     model = cp_model.CpModel()
     done = [model.new_bool_var(f"done{j}") for j in range(len(instance.jobs))]
@@ -39,7 +42,10 @@ def solve(instance, time_limit: float, hint_jobs: list[int] | None = None, hint_
                     model.add(start[a] <= start[b])
             previous_end = stage_end
     model.add_cumulative(intervals, [1] * len(intervals), instance.processors)
-    model.minimize(-sum(job.reward * done[j] for j, job in enumerate(instance.jobs)))
+    earned = sum(job.reward * done[j] for j, job in enumerate(instance.jobs))
+    if at_least is not None:
+        model.add(earned >= at_least)
+    model.minimize(-earned)
     if hint_jobs is not None:
         for j in range(len(instance.jobs)):
             model.add_hint(done[j], j in hint_jobs)

@@ -18,10 +18,10 @@ from schedbench.solvers.machines import assign_machines
 from schedbench.solvers.outcome import ModelOutcome
 
 
-def decide(spec, cap: int, time_limit: float, hint=None, floor: int | None = None) -> ModelOutcome:
-    """A valid schedule with makespan <= ``cap``, or a proof there is none;
-    with ``floor`` (a proven lower bound) below ``cap``, the one of least
-    makespan in [floor, cap]. ``hint``, a valid schedule, starts the search.
+def decide(spec, cap: int, time_limit: float, floor: int | None = None) -> ModelOutcome:
+    """A valid schedule with makespan <= ``cap``, or a refutation; with
+    ``floor`` (a lower bound) below ``cap``, the one of least makespan in
+    [floor, cap]. No hint: the caps asked lie below every known schedule.
 
     Without selfishness the machines are interchangeable (local constraints
     only see completion times), so a capacity-m cumulative replaces the
@@ -48,9 +48,6 @@ def decide(spec, cap: int, time_limit: float, hint=None, floor: int | None = Non
             model.add_no_overlap([model.new_optional_fixed_size_interval_var(start[j], lengths[j], on[j][q], "")
                                   for j in range(n)])
         _selfishness(model, inst, start, on, horizon)
-    if hint is not None:
-        for j in range(n):
-            model.add_hint(start[j], hint.start[j])
     minimise = floor is not None and floor < horizon
     if minimise:
         cmax = model.new_int_var(floor, horizon, "cmax")

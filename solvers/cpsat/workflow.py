@@ -13,17 +13,13 @@ from ortools.sat.python import cp_model
 
 from schedbench.model.workflow import WorkflowInstance
 from schedbench.result import INFEASIBLE
-from schedbench.schedule import Schedule
 from schedbench.solvers.cpsat import run
 from schedbench.solvers.outcome import ModelOutcome
 from schedbench.solvers.workflow import domains, eligible_clusters, orderings
 
 
-def solve(instance: WorkflowInstance, deadlines: list[int], time_limit: float,
-          hint: Schedule | None = None) -> ModelOutcome:
-    """``solution``: every flat task's cluster, then every task's start.
-    ``hint``: any schedule (a better one found earlier, say), even one that
-    misses these deadlines."""
+def solve(instance: WorkflowInstance, deadlines: list[int], time_limit: float) -> ModelOutcome:
+    """``solution``: every flat task's cluster, then every task's start."""
     window = domains(instance, deadlines)
     if any(earliest > latest for earliest, latest in window):
         return ModelOutcome(INFEASIBLE, None, None, None)
@@ -34,8 +30,6 @@ def solve(instance: WorkflowInstance, deadlines: list[int], time_limit: float,
     # S_b >= S_a + lag
     for a, b, lag in orderings(instance):
         model.add(start[b] >= start[a] + lag)
-    if hint is not None:
-        _add_hint(model, start, placed, hint)
     cluster = [sum(c * on for c, on in options.items()) for options in placed]
     return run(model, time_limit, cluster + start, has_objective=False)
 
@@ -67,11 +61,3 @@ def _placements(model, instance: WorkflowInstance, start) -> list[dict[int, obje
         if intervals[c]:
             model.add_cumulative(intervals[c], demands[c], cluster.cores)
     return placed
-
-
-def _add_hint(model, start, placed, hint: Schedule) -> None:
-    for t, options in enumerate(placed):
-        model.add_hint(start[t], hint.start[t])
-        for c, on in options.items():
-            if not isinstance(on, int):
-                model.add_hint(on, hint.machine[t] == c)

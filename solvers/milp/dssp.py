@@ -10,7 +10,7 @@ sum R_j done_j (as minimising its negation, like the CP-SAT model).
 
 import pulp
 
-from schedbench.errors import UserInputError
+from schedbench.errors import ModelTooLarge
 
 from schedbench.solvers.milp import run
 from schedbench.solvers.outcome import ModelOutcome, maximised
@@ -21,11 +21,12 @@ from schedbench.solvers.outcome import ModelOutcome, maximised
 MAX_STARTS = 200_000
 
 
-def solve(instance, time_limit: float) -> ModelOutcome:
+def solve(instance, time_limit: float, at_least: int | None = None) -> ModelOutcome:
+    """``at_least``: only schedules earning that much (as the CP-SAT model)."""
     lengths, deadline = instance.lengths, instance.deadline
     starts = sum(max(0, deadline - p + 1) for p in lengths)
     if starts > MAX_STARTS:
-        raise UserInputError("--solver", f"the time-indexed MILP would need {starts:,} start variables "
+        raise ModelTooLarge(f"the time-indexed MILP would need {starts:,} start variables "
                                          f"(limit {MAX_STARTS:,}); use --solver cpsat for this instance")
     problem = pulp.LpProblem("dssp", pulp.LpMinimize)
     done = [problem.add_variable(f"done_{j}", cat=pulp.LpBinary) for j in range(len(instance.jobs))]
@@ -34,6 +35,8 @@ def solve(instance, time_limit: float) -> ModelOutcome:
     start = {t: pulp.lpSum(s * v for s, v in starts.items()) for t, starts in x.items()}
     objective = -pulp.lpSum(job.reward * done[j] for j, job in enumerate(instance.jobs))
     problem += objective
+    if at_least is not None:
+        problem += -objective >= at_least, "at_least"
     for j, job in enumerate(instance.jobs):
         for t in instance.task_slice(j):
             problem += pulp.lpSum(x[t].values()) == done[j], f"once_{t}"

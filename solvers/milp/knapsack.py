@@ -13,7 +13,8 @@ from schedbench.solvers.milp import run
 from schedbench.solvers.outcome import ModelOutcome, maximised
 
 
-def solve(instance, time_limit: float) -> ModelOutcome:
+def solve(instance, time_limit: float, at_least: int | None = None) -> ModelOutcome:
+    """``at_least``: only selections worth that much (as the CP-SAT model)."""
     items = instance.items
     problem = pulp.LpProblem("knapsack", pulp.LpMinimize)
     take = {i: problem.add_variable(f"take_{i}", cat=pulp.LpBinary) for i, item in enumerate(items) if item.profit > 0}
@@ -22,6 +23,8 @@ def solve(instance, time_limit: float) -> ModelOutcome:
     # leaves a valueless dummy variable in the very expression it was given
     problem += objective.copy()
     problem += pulp.lpSum(items[i].weight * x for i, x in take.items()) <= instance.capacity, "capacity"
+    if at_least is not None:
+        problem += pulp.lpSum(items[i].profit * x for i, x in take.items()) >= at_least, "at_least"
     outcome = maximised(run(problem, time_limit, list(take.values()), objective=objective))
     if outcome.solution is not None:
         chosen = {i for i, x in zip(take, outcome.solution) if x}

@@ -16,9 +16,8 @@ from schedbench.solvers.milp import run
 from schedbench.solvers.outcome import ModelOutcome
 
 
-def decide(spec, cap: int, time_limit: float, hint=None) -> ModelOutcome:
-    """A valid schedule with makespan <= ``cap``, or a proof there is none, as
-    the CP-SAT model (``hint`` is for CP-SAT; CBC takes none here)."""
+def decide(spec, cap: int, time_limit: float) -> ModelOutcome:
+    """A valid schedule with makespan <= ``cap``, or a refutation, as the CP-SAT model."""
     inst = spec.instance
     lengths, m = inst.lengths, inst.machines
     horizon = min(cap, spec.horizon)

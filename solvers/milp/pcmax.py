@@ -15,6 +15,7 @@ from math import ceil, floor
 from ortools.linear_solver import pywraplp
 
 from schedbench.solvers.arcflow import ArcFlowGraph, assignment_from_bins, bins_from_flow, build, paths_from_flow
+from schedbench.solvers.pcmax_bounds import checked_dual_bound
 
 #: OR-Tools backend for the integer model (measured in bench/pcmax_engine.py).
 MIP_BACKEND = "SCIP"
@@ -49,23 +50,24 @@ def _model(graph: ArcFlowGraph, integer: bool, backend: str, machines: int | Non
     for d, row in conservation.items():
         row.SetCoefficient(solver.NumVar(0, infinity, ""), -1)  # loss arc d -> sink
     objective.SetMinimization()
-    return solver, flow
+    return solver, flow, demand
 
 
-def _lp(lengths: Sequence[int], capacity: int, seconds: float) -> tuple[ArcFlowGraph, float, list[float]] | None:
-    """The arc-flow LP: (graph, min machines, arc flows), or None when the graph
-    is too large or GLOP does not finish in time."""
+def _lp(lengths: Sequence[int], capacity: int, seconds: float) -> tuple[ArcFlowGraph, float, list[float], dict] | None:
+    """The arc-flow LP: (graph, min machines, arc flows, dual value per length),
+    or None when the graph is too large or GLOP does not finish in time."""
     deadline = time.monotonic() + seconds
     graph = build(lengths, capacity, MAX_GRAPH, deadline)
     if graph is None:
         return None
-    solver, flow = _model(graph, integer=False, backend="GLOP")
+    solver, flow, demand = _model(graph, integer=False, backend="GLOP")
     if time.monotonic() > deadline:
         return None
     solver.SetTimeLimit(max(1, int((deadline - time.monotonic()) * 1000)))
     if solver.Solve() != pywraplp.Solver.OPTIMAL:
         return None
-    return graph, solver.Objective().Value(), [v.solution_value() for v in flow]
+    duals = {s: row.dual_value() for s, row in demand.items()}
+    return graph, solver.Objective().Value(), [v.solution_value() for v in flow], duals
 
 
 def _machines_needed(value: float) -> int:
@@ -74,10 +76,14 @@ def _machines_needed(value: float) -> int:
 
 
 def lp_bins(lengths: Sequence[int], capacity: int, time_limit: float) -> int | None:
-    """ceil of the arc-flow LP bound on the machines of capacity C needed
-    (None when it cannot be computed within the limits)."""
+    """Machines of capacity C needed, by the arc-flow LP bound as its dual
+    solution proves it in exact arithmetic (``checked_dual_bound``; None
+    when it cannot be computed within the limits)."""
     solved = _lp(lengths, capacity, time_limit)
-    return None if solved is None else _machines_needed(solved[1])
+    if solved is None:
+        return None
+    graph, _, _, duals = solved
+    return checked_dual_bound(graph.counts, capacity, duals)
 
 
 def decide(lengths: Sequence[int], machines: int, capacity: int, time_limit: float) -> tuple[str, list[int] | None]:
@@ -86,7 +92,7 @@ def decide(lengths: Sequence[int], machines: int, capacity: int, time_limit: flo
     graph = build(lengths, capacity, MAX_GRAPH, deadline)
     if graph is None:
         return "unknown", None
-    solver, flow = _model(graph, integer=True, backend=MIP_BACKEND, machines=machines)
+    solver, flow, _ = _model(graph, integer=True, backend=MIP_BACKEND, machines=machines)
     if time.monotonic() > deadline:
         return "unknown", None
     solver.SetTimeLimit(max(1, int((deadline - time.monotonic()) * 1000)))
@@ -133,7 +139,7 @@ def _dive(left: Counter, machines: int, capacity: int, deadline: float) -> list[
     solved = _lp(list(left.elements()), capacity, deadline - time.monotonic())
     if solved is None or _machines_needed(solved[1]) > machines:
         return None
-    graph, _, flow = solved
+    graph, _, flow, _ = solved
     paths = sorted(paths_from_flow(graph, flow), key=lambda p: -p[0])
     whole = [items for weight, items in paths for _ in range(floor(weight + 1e-6))]
     halves = [items for weight, items in paths if 0.5 < weight % 1 < 1 - 1e-6]

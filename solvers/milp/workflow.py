@@ -15,10 +15,9 @@ has two terms instead of a window's worth. No objective.
 
 import pulp
 
-from schedbench.errors import UserInputError
+from schedbench.errors import ModelTooLarge
 from schedbench.model.workflow import WorkflowInstance
 from schedbench.result import INFEASIBLE
-from schedbench.schedule import Schedule
 from schedbench.solvers.milp import run
 from schedbench.solvers.outcome import ModelOutcome
 from schedbench.solvers.workflow import domains, eligible_clusters, orderings
@@ -38,15 +37,12 @@ def require_small(instance: WorkflowInstance, deadlines: list[int]) -> None:
     """Refuse, naming --solver, when the model would pass ``MAX_STARTS``."""
     starts = start_count(instance, deadlines)
     if starts > MAX_STARTS:
-        raise UserInputError("--solver", f"the time-indexed MILP would need {starts:,} start variables "
+        raise ModelTooLarge(f"the time-indexed MILP would need {starts:,} start variables "
                                          f"(limit {MAX_STARTS:,}); use --solver cpsat for this instance")
 
 
-def solve(instance: WorkflowInstance, deadlines: list[int], time_limit: float,
-          hint: Schedule | None = None) -> ModelOutcome:
-    """``solution``: every flat task's cluster, then every task's start.
-    ``hint`` is for CP-SAT: the bisection only asks targets below every
-    schedule it knows, so no known schedule fits these windows as a warm start."""
+def solve(instance: WorkflowInstance, deadlines: list[int], time_limit: float) -> ModelOutcome:
+    """``solution``: every flat task's cluster, then every task's start."""
     require_small(instance, deadlines)
     window = domains(instance, deadlines)
     if any(earliest > latest for earliest, latest in window):

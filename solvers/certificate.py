@@ -1,0 +1,108 @@
+"""Optimality certificates: no "optimal" rests on one solver's word.
+
+A solver's INFEASIBLE can be wrong (CP-SAT and CBC both have open reports
+of false refutations, and this project has met one). So every bound that
+makes a result ``optimal`` is proven in one of two ways:
+
+- by a cheap, deterministic computation anyone can check: a bound formula
+  (L0, L1, Martello-Toth L2, the knapsack bound, ...) or an LP bound whose
+  dual solution is verified in exact arithmetic (``arcflow-lp-dual``);
+- by a refutation ("no solution better than the incumbent") that a second,
+  independent method reaches again: the other backend (MILP for CP-SAT and
+  back), or CP-SAT in its confirming configuration (one worker, another
+  seed, no hint) where the MILP cannot express or hold the model.
+
+A search (a cap search, a ratio bisection, a minimisation) keeps the two
+apart: its certified bound and the bound one method claims. Refutations
+are monotone (refuting a value refutes every better one), so only the
+last claim needs confirming: ``confirm`` asks it again. Where it is not
+confirmed in time, the result is ``feasible`` with the certified bound and
+``details["unconfirmed"]`` naming the single proof. Where the second
+method finds a solution instead, the first refutation was false: the
+solution is kept and the claim dropped.
+
+``Result.proof`` lists the methods behind the reported bound.
+"""
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from importlib import import_module
+
+from schedbench.errors import ModelTooLarge
+from schedbench.result import INFEASIBLE
+from schedbench.solvers.cpsat import confirming
+
+#: Share of a time limit a search may use before its claim is confirmed; the
+#: rest is the confirmation's (plus whatever the search leaves unused).
+SEARCH_SHARE = 0.7
+
+#: A question asked again: seconds -> (status, solution or None).
+Question = Callable[[float], tuple[str, object]]
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    by: str | None          # the method that refuted the question again, if any
+    found: object | None    # a solution another method found: the refutation was false
+    seconds: float
+
+    @property
+    def confirmed(self) -> bool:
+        return self.by is not None
+
+
+def confirm(alternatives: Sequence[tuple[str, Question]], deadline: float) -> Confirmation:
+    """Ask a refuted question again, by each independent method in turn
+    until one answers: refuted again (confirmed), or a solution (the first
+    refutation was false). A method that refuses the model's size or gives
+    no answer in time passes to the next; past ``deadline``, unconfirmed."""
+    began = time.monotonic()
+    for name, ask in alternatives:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        try:
+            status, solution = ask(remaining)
+        except ModelTooLarge:
+            continue
+        if status == INFEASIBLE:
+            return Confirmation(name, None, time.monotonic() - began)
+        if solution is not None:
+            return Confirmation(None, solution, time.monotonic() - began)
+    return Confirmation(None, None, time.monotonic() - began)
+
+
+@dataclass(frozen=True)
+class Method:
+    """A backend model module run in one configuration."""
+    name: str
+    module: object
+    context: Callable[[], AbstractContextManager]
+
+
+def independent_methods(family: str, primary: str) -> list[Method]:
+    """The methods that may confirm a refutation by ``primary`` (cpsat or
+    milp) on ``family``'s models, strongest first: the other backend, then
+    CP-SAT in its confirming configuration (never for a CP-SAT primary's
+    own search alone: it is the fallback where the MILP cannot answer)."""
+    cpsat = import_module(f"schedbench.solvers.cpsat.{family}")
+    confirming_cpsat = Method("cpsat-confirm", cpsat, confirming)
+    if primary == "milp":
+        return [Method("cpsat", cpsat, nullcontext), confirming_cpsat]
+    return [Method("milp", import_module(f"schedbench.solvers.milp.{family}"), nullcontext), confirming_cpsat]
+
+
+def alternatives(methods: Sequence[Method], ask: Callable[[object, float], tuple[str, object]]) -> Iterator[tuple[str, Question]]:
+    """``ask(module, seconds)`` bound to each method and its configuration."""
+    for method in methods:
+        def question(seconds: float, method: Method = method) -> tuple[str, object]:
+            with method.context():
+                return ask(method.module, seconds)
+        yield method.name, question
+
+
+def unconfirmed(claim, by: str, bound) -> dict:
+    """The ``details`` entry of a claim no second method confirmed in time."""
+    return {"unconfirmed": {"bound": str(claim), "by": by, "reported_bound": str(bound)}}

@@ -1,0 +1,176 @@
+"""No false optimum (issue 15): every "optimal" rests on a checkable bound
+or on a refutation that a second, independent method confirms.
+
+The liar backends below refute everything they are asked in CP-SAT's
+primary configuration only, as the false INFEASIBLE this project met did
+(the MOSP cap model with 2 workers and a hint outside its domains), and
+answer honestly in every other configuration."""
+
+import json
+from fractions import Fraction
+from importlib import import_module
+
+import pytest
+from ortools.sat.python import cp_model
+
+from schedbench.instances.campaign import random_small as campaign_small
+from schedbench.instances.dssp import small_workload as dssp_small
+from schedbench.instances.knapsack import random_knapsack
+from schedbench.instances.mosp import planted_three_partition, random_small as mosp_small
+from schedbench.instances.workflow import small_workload as workflow_small
+from schedbench.model.pcmax import PcmaxInstance
+from schedbench.result import FEASIBLE, OPTIMAL, UNKNOWN
+from schedbench.solvers import cpsat, settings, solve
+from schedbench.solvers.certificate import Confirmation
+from schedbench.solvers.outcome import ModelOutcome
+from schedbench.validator import validate
+
+from conftest import run_cli, write_json
+
+ISSUE_INSTANCE = {"family": "mosp", "format_version": 1, "local_objective": "sum_ci", "selfish": True,
+                  "organizations": [{"machines": 1, "jobs": jobs} for jobs in (
+                      [7, 4, 1], [5, 4, 8, 5, 5, 9, 7], [7, 7, 6, 4], [6, 5, 5, 8, 1], [5, 2, 2],
+                      [8, 6, 7, 6, 7, 4], [5, 2, 3, 3, 9, 2, 4], [7, 9, 9, 9, 7])]}
+
+#: Every module that confirms a claim, so a test can make confirmation fail.
+CONFIRMING_MODULES = ("pcmax", "mosp", "ratio", "campaign", "dssp", "knapsack", "three_partition")
+
+
+def test_the_issue_instance_is_optimal_28_on_every_run(tmp_path, monkeypatch):
+    """It printed "optimal 29" once in three runs with 2 CP-SAT workers."""
+    path = write_json(tmp_path, "mosp.json", ISSUE_INSTANCE)
+    monkeypatch.setenv("SCHEDBENCH_CPSAT_WORKERS", "2")
+    for _ in range(3):
+        out = run_cli("solve", path, "--time-limit", "10", "--json")
+        assert out.returncode == 0, out.stderr
+        result = json.loads(out.stdout)
+        assert (result["status"], result["objective"], result["bound"]) == ("optimal", 28, 28)
+        assert result["proof"]
+
+
+def test_a_hint_outside_its_domain_is_dropped():
+    """The cause of the false refutation: the MOSP cap-28 model was hinted
+    with a schedule of makespan 31. ``run`` keeps no hint of such a model."""
+    model = cp_model.CpModel()
+    x, y = model.new_int_var(0, 5, "x"), model.new_int_var(0, 5, "y")
+    model.add(x + y == 7)
+    model.add_hint(x, 9)
+    model.add_hint(y, 1)
+    assert not cpsat.hints_inside_domains(model)
+    outcome = cpsat.run(model, 5, [x, y], has_objective=False)
+    assert outcome.status == "optimal" and sum(outcome.solution) == 7
+    assert len(model.proto.solution_hint.vars) == 0
+
+
+def _liar(real, refusal):
+    """``real`` answering ``refusal`` in CP-SAT's primary configuration."""
+    def lie(*args, **kwargs):
+        if cpsat._configuration.get() is cpsat.PRIMARY:
+            return refusal
+        return real(*args, **kwargs)
+    return lie
+
+
+@pytest.fixture(autouse=True)
+def _no_cached_optimum():
+    """The P||Cmax engine caches its answers: none may outlive a planted lie."""
+    from schedbench.solvers.pcmax import pcmax_optimum
+
+    pcmax_optimum.cache_clear()
+    yield
+    pcmax_optimum.cache_clear()
+
+
+# (family, objective, instance, module patched, function, refusal): chosen so
+# that the lie, believed, would be a wrong optimum (checked below).
+CASES = [
+    ("pcmax", "makespan", lambda: PcmaxInstance(3, (23, 29, 24, 24, 14, 19, 9, 6)),
+     "schedbench.solvers.cpsat.pcmax", "minimize", ("infeasible", None, None)),
+    ("mosp", "makespan", lambda: mosp_small(6, organizations=(3, 4), jobs=(2, 5)), "schedbench.solvers.cpsat.mosp", "decide",
+     ModelOutcome("infeasible", None, None, None)),
+    ("campaign", "max-user-stretch", lambda: campaign_small(0, users=(2, 3), jobs=(2, 3)),
+     "schedbench.solvers.cpsat.campaign", "solve", ModelOutcome("infeasible", None, None, None)),
+    ("campaign", "sum-user-flow", lambda: campaign_small(0, users=(2, 3), jobs=(2, 3)),
+     "schedbench.solvers.cpsat.campaign", "solve", ModelOutcome("infeasible", None, None, None)),
+    ("workflow", "max-slr", lambda: workflow_small(3), "schedbench.solvers.cpsat.workflow", "solve",
+     ModelOutcome("infeasible", None, None, None)),
+    ("dssp", "reward", lambda: dssp_small(7), "schedbench.solvers.cpsat.dssp", "solve",
+     ModelOutcome("infeasible", None, None, None)),
+    ("knapsack", "profit", lambda: random_knapsack(1, items=12),
+     "schedbench.solvers.cpsat.knapsack", "solve", None),
+    ("three_partition", "decision", lambda: planted_three_partition(3, 40, 1),
+     "schedbench.solvers.cpsat.three_partition", "solve", ModelOutcome("infeasible", None, None, None)),
+]
+
+
+def _plant(monkeypatch, module: str, function: str, refusal, instance) -> None:
+    target = import_module(module)
+    real = getattr(target, function)
+    if refusal is None:  # knapsack: the empty selection, claimed optimal
+        refusal = ModelOutcome("optimal", 0, 0, [0] * len(instance.items))
+    monkeypatch.setattr(target, function, _liar(real, refusal))
+
+
+def _ids(case):
+    return f"{case[0]}-{case[1]}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_ids(c) for c in CASES])
+def test_an_unconfirmed_refutation_is_never_optimal(case, monkeypatch):
+    """A planted false refutation, with no second method answering: the
+    result is ``feasible`` (or ``unknown``), with the claim named."""
+    family, objective, build, module, function, refusal = case
+    instance = build()
+    truth = solve(instance, objective, "cpsat", 20)
+    # the truth needs a refutation (or, for 3-PARTITION, the lie refutes a yes-instance)
+    assert len(truth.proof) == 2 or truth.proof == ("certificate",)
+    _plant(monkeypatch, module, function, refusal, instance)
+    from schedbench.solvers.pcmax import pcmax_optimum
+
+    pcmax_optimum.cache_clear()
+    for name in CONFIRMING_MODULES:
+        monkeypatch.setattr(import_module(f"schedbench.solvers.{name}"), "confirm",
+                            lambda alternatives, deadline: Confirmation(None, None, 0.0))
+    lied = solve(instance, objective, "cpsat", 20)
+    assert lied.status in (FEASIBLE, UNKNOWN), lied
+    assert "unconfirmed" in lied.details
+    if lied.objective is not None and lied.objective != truth.objective:
+        assert lied.bound is None or _better_or_equal(family, lied.bound, truth.objective)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_ids(c) for c in CASES])
+def test_a_false_refutation_is_caught_by_the_second_method(case, monkeypatch):
+    """The same lie with the independent methods answering: the result is
+    the true optimum, never the liar's."""
+    family, objective, build, module, function, refusal = case
+    instance = build()
+    truth = solve(instance, objective, "cpsat", 20)
+    _plant(monkeypatch, module, function, refusal, instance)
+    from schedbench.solvers.pcmax import pcmax_optimum
+
+    pcmax_optimum.cache_clear()
+    result = solve(instance, objective, "cpsat", 20)
+    if result.status == OPTIMAL:
+        assert result.objective == truth.objective and len(result.proof) >= 1
+    else:
+        assert result.status == FEASIBLE and _better_or_equal(family, result.bound, truth.objective)
+    if result.schedule is not None and family not in ("knapsack", "three_partition"):
+        assert validate(instance, result.schedule, objective) == []
+
+
+def _better_or_equal(family: str, bound: Fraction, optimum: Fraction) -> bool:
+    """A valid bound: below the optimum of a minimisation, above a maximisation's."""
+    return bound >= optimum if family in ("dssp", "knapsack") else bound <= optimum
+
+
+def test_proof_is_in_every_optimal_json(tmp_path):
+    path = write_json(tmp_path, "pcmax.json", {"family": "pcmax", "format_version": 1, "machines": 3,
+                                                "jobs": [23, 29, 24, 24, 14, 19, 9, 6]})
+    result = json.loads(run_cli("solve", path, "--json", "--time-limit", "10").stdout)
+    assert result["status"] == "optimal" and result["objective"] == 51
+    assert len(result["proof"]) == 2 and result["proof"][0] != result["proof"][1]
+
+
+def test_cpsat_runs_are_seeded():
+    assert cpsat.PRIMARY.seed != cpsat.CONFIRMING.seed and cpsat.CONFIRMING.workers == 1
+    assert not cpsat.CONFIRMING.hints and settings.CPSAT_WORKERS >= 1
