@@ -1,0 +1,173 @@
+"""Optimality stress: every instance solved twice, by CP-SAT and by the MILP.
+
+    python -m schedbench.bench.optimality_stress [--instances 1000] [--time-limit 10] [--workers 2]
+        [--family mosp ...] [--results run.jsonl] [--out docs/results/optimality_stress.md]
+
+Per family, ``--instances`` random instances at the sizes the exact solvers
+reach in about 10 s (MOSP with and without selfishness, both local
+objectives, up to about 50 jobs; campaigns up to 45 jobs and every
+multi-user objective; workflows; DSSP; knapsack; P||Cmax; 3-PARTITION).
+Both answers are validated; a disagreement is two optima that differ, or
+an optimum beyond the other backend's certified bound, and must never
+happen. It also prints how often an optimum needed a confirmed refutation
+(``proof`` of two methods, not a bound formula) and the confirmation's
+median cost. Resumable: with ``--results`` each finished instance is a
+JSON line, and a rerun solves only the missing ones. ``--out`` writes the
+table as Markdown for the docs.
+"""
+
+import argparse
+import os
+import statistics
+import time
+from collections.abc import Iterator
+from fractions import Fraction
+from multiprocessing import Pool
+from pathlib import Path
+
+from tqdm import tqdm
+
+from schedbench.bench.results_log import append_row, resume
+
+FAMILIES = ("pcmax", "mosp", "campaign", "workflow", "dssp", "knapsack", "three_partition")
+BACKENDS = ("cpsat", "milp")
+MAXIMISED = ("dssp", "knapsack")
+
+
+def instance(family: str, seed: int) -> tuple[object, str]:
+    """The seed-th stress instance of ``family`` and the objective it is solved for."""
+    from schedbench.instances import campaign, dssp, knapsack, mosp, pcmax, workflow
+
+    if family == "pcmax":
+        return pcmax.uniform(seed, jobs=20 + seed % 31, machines=3 + seed % 6, high=(100, 1000)[seed % 2]), "makespan"
+    if family == "mosp":
+        local = ("cmax", "sum_ci")[seed % 2]
+        return mosp.random_small(seed, organizations=(4, 8), machines=(1, 2), jobs=(2, 7), length=(1, 9),
+                                 local_objective=local, selfish=seed % 4 >= 2), "makespan"
+    if family == "campaign":
+        objective = ("max-user-stretch", "max-campaign-stretch", "sum-user-flow")[seed % 3]
+        return campaign.random_small(seed, users=(2, 4), campaigns=(1, 3), jobs=(2, 5), length=(1, 9),
+                                     machines=(2, 4)), objective
+    if family == "workflow":
+        return workflow.small_workload(seed, jobs=(2, 5), tasks=(2, 5)), "max-slr"
+    if family == "dssp":
+        return dssp.small_workload(seed, jobs=(4, 10)), "reward"
+    if family == "knapsack":
+        return knapsack.random_knapsack(seed, items=20 + seed % 41, weight=(1, 1000), profit=(1, 1000)), "profit"
+    return mosp.random_three_partition(3 + seed % 3, 60 + seed % 41, seed), "decision"
+
+
+def solve_twice(task: tuple[str, int, float]) -> dict:
+    """Both backends on one instance: their statuses, values, bounds and proofs."""
+    os.environ["SCHEDBENCH_CPSAT_WORKERS"] = "1"
+    from schedbench.errors import ModelTooLarge
+    from schedbench.solvers import settings, solve
+    from schedbench.validator import validate
+
+    settings.CPSAT_WORKERS = 1
+    family, seed, limit = task
+    inst, objective = instance(family, seed)
+    row = {"name": f"{family}-{seed}", "family": family, "seed": seed, "objective": objective}
+    for backend in BACKENDS:
+        began = time.perf_counter()
+        try:
+            result = solve(inst, objective, backend, limit)
+        except ModelTooLarge:
+            row[backend] = {"status": "refused"}
+            continue
+        if result.schedule is not None and family not in ("knapsack", "three_partition"):
+            broken = validate(inst, result.schedule, objective)
+            if broken:
+                raise AssertionError(f"{row['name']} {backend}: invalid schedule: {broken[0]}")
+        row[backend] = {"status": result.status, "value": _text(result.objective), "bound": _text(result.bound),
+                        "proof": list(result.proof), "seconds": time.perf_counter() - began,
+                        "confirmation": result.details.get("confirmation_seconds"),
+                        "unconfirmed": "unconfirmed" in result.details}
+    return row
+
+
+def _text(value: Fraction | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def disagreement(row: dict) -> str | None:
+    """Why the two answers contradict each other, or None."""
+    maximise = row["family"] in MAXIMISED
+    answers = [row[b] for b in BACKENDS if row[b]["status"] != "refused"]
+    optima = {a["value"] for a in answers if a["status"] == "optimal"}
+    if len(optima) > 1:
+        return f"two optima {sorted(optima)}"
+    if {a["status"] for a in answers} >= {"infeasible", "optimal"}:
+        return "one proves infeasible, the other finds a solution"
+    for optimum in optima:
+        for other in answers:
+            if other["bound"] is None or other["status"] == "infeasible":
+                continue
+            bound, value = Fraction(other["bound"]), Fraction(optimum)
+            if (bound < value) if maximise else (bound > value):
+                return f"optimum {value} beyond a certified bound {bound}"
+    return None
+
+
+def table(rows: list[dict]) -> str:
+    lines = ["| family | instances | proven by both | by one | disagreements | needed a confirmed refutation "
+             "| unconfirmed claims | median confirmation s | median solve s (cpsat / milp) |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for family in FAMILIES:
+        group = [r for r in rows if r["family"] == family]
+        if not group:
+            continue
+        answers = [r[b] for r in group for b in BACKENDS if r[b]["status"] != "refused"]
+        settled = ("optimal", "infeasible")
+        both = sum(all(r[b]["status"] in settled for b in BACKENDS) for r in group)
+        one = sum(sum(r[b]["status"] in settled for b in BACKENDS) == 1 for r in group)
+        refuted = [a for a in answers if a["status"] in settled and len(a["proof"]) == 2]
+        costs = [a["confirmation"] for a in answers if a["confirmation"] is not None]
+        unconfirmed = sum(a["unconfirmed"] for a in answers)
+        times = ["{:.2f}".format(statistics.median(r[b]["seconds"] for r in group if "seconds" in r[b]))
+                 if any("seconds" in r[b] for r in group) else "-" for b in BACKENDS]
+        lines.append(f"| {family} | {len(group)} | {both} | {one} | {sum(disagreement(r) is not None for r in group)} "
+                     f"| {len(refuted)} of {sum(a['status'] in settled for a in answers)} | {unconfirmed} "
+                     f"| {statistics.median(costs) if costs else 0:.3f} | {' / '.join(times)} |")
+    return "\n".join(lines)
+
+
+def tasks(families: list[str], count: int, limit: float) -> Iterator[tuple[str, int, float]]:
+    for seed in range(count):
+        for family in families:
+            yield family, seed, limit
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--instances", type=int, default=1000, help="instances per family")
+    parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per solve")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--family", action="append", choices=FAMILIES, help="only these families (repeatable)")
+    parser.add_argument("--results", type=Path, help="JSON lines of finished instances; resumed from if present")
+    parser.add_argument("--out", type=Path, help="also write the table (Markdown) to this file")
+    args = parser.parse_args()
+    wanted = list(tasks(args.family or list(FAMILIES), args.instances, args.time_limit))
+    rows = resume(args.results, {f"{family}-{seed}" for family, seed, _ in wanted})
+    done = {row["name"] for row in rows}
+    todo = [task for task in wanted if f"{task[0]}-{task[1]}" not in done]
+    began = time.perf_counter()
+    with Pool(args.workers) as pool:
+        for row in tqdm(pool.imap_unordered(solve_twice, todo), total=len(todo), disable=None):
+            rows.append(row)
+            append_row(args.results, row)
+    for row in rows:
+        why = disagreement(row)
+        if why:
+            print(f"DISAGREEMENT {row['name']} ({row['objective']}): {why}")
+    text = (f"{len(rows)} instances ({len(rows) - len(todo)} resumed), {args.time_limit} s per solve, "
+            f"{args.workers} workers x 1 CP-SAT thread, {time.perf_counter() - began:.0f} s wall\n\n{table(rows)}\n")
+    print(text, end="")
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(f"<!-- generated by: python -m schedbench.bench.optimality_stress "
+                            f"--instances {args.instances} --time-limit {args.time_limit} -->\n\n{text}")
+
+
+if __name__ == "__main__":
+    main()
