@@ -31,7 +31,7 @@ class VirtualFairShare:
     def __init__(self, instance):
         self.instance = instance
         self.clock = Fraction(0)      # virtual clock: work received per unit of machine share
-        self.time: Fraction | int = 0  # real time the clock was last advanced to
+        self.time = Fraction(0)       # real time the clock was last advanced to
         self.active: list[tuple[Fraction, int, int]] = []   # (tag, user, campaign) running in V
         self.busy = [False] * instance.n_users
         self.waiting: dict[int, int] = {}                   # user -> campaign waiting for C~_{i-1}
@@ -48,7 +48,7 @@ class VirtualFairShare:
     def _settle(self, t) -> None:
         """Advance the virtual clock to real time t."""
         if self.active:
-            self.clock += (t - self.time) / len(self.active)
+            self.clock += Fraction(t - self.time) / len(self.active)  # exact: ties decide the order
         self.time = t
 
     def _start(self, u: int, i: int) -> None:

@@ -167,3 +167,21 @@ def test_pcmax_heuristics_are_valid(name):
     for seed in range(100):
         inst = uniform(seed, jobs=1 + seed % 17, machines=1 + seed % 5)
         assert validate(inst, registry("pcmax")[name](inst)) == []
+
+
+def test_ostrich_virtual_clock_is_exact():
+    """The clock advanced by int / int (a float) once: ties followed rounding
+    and this instance's campaign started a unit late (max stretch 9/5)."""
+    from fractions import Fraction
+
+    from schedbench.heuristics.ostrich import VirtualFairShare, ostrich
+    from schedbench.instances.campaign import random_small
+    from schedbench.metrics.campaign import objective_value
+
+    inst = random_small(68, users=(1, 2))
+    assert objective_value(inst, ostrich(inst), "max-campaign-stretch", None) == Fraction(7, 4)
+    policy = VirtualFairShare(inst)
+    policy.submitted(0, 0, 0)
+    policy.submitted(0, 1, 0)
+    policy.submitted(1, 0, 1)  # two users shared the machines for one unit of time
+    assert type(policy.clock) is Fraction and policy.clock == Fraction(1, 2)
