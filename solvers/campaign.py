@@ -23,7 +23,8 @@ from schedbench.metrics.pcmax import fractional_lower_bound
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
 from schedbench.schedule import Schedule
 from schedbench.solvers.campaign_spec import CampaignSpec, ordered_twins
-from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods, unconfirmed
+from schedbench.solvers.certificate import (FORMULA, SEARCH_SHARE, alternatives, confirm, independent_methods,
+                                           nested_unconfirmed)
 from schedbench.solvers.machines import assign_machines
 from schedbench.solvers.pcmax import pcmax_optimum
 from schedbench.solvers.ratio import minimize_max_ratio
@@ -90,8 +91,9 @@ def solve(instance, objective: str, solver: str, time_limit: float, formulation:
     optima = campaign_optima(instance, solver, time_limit)
     proven = all(s.optimal for row in optima for s in row)
     flows_star = [sum(s.makespan for s in row) for row in optima] if proven else None
+    details = nested_unconfirmed(s for row in optima for s in row)
     if objective == "max-user-stretch" and not proven:
-        return Result(UNKNOWN, None, None, None, solver, "F_u* not proven", time.monotonic() - began)
+        return Result(UNKNOWN, None, None, None, solver, "F_u* not proven", time.monotonic() - began, details)
 
     def value_of(schedule: Schedule) -> Fraction:
         return objective_value(instance, schedule, objective, flows_star)
@@ -103,13 +105,13 @@ def solve(instance, objective: str, solver: str, time_limit: float, formulation:
         value = value_of(schedule)
         if proven:  # each campaign's optimum certified by the P||Cmax engine
             return Result(OPTIMAL, value, value, schedule, solver, "decomposition", time.monotonic() - began,
-                          proof=("decomposition",))
+                          details, ("decomposition",))
         bound = _decomposition_bound(instance, objective, optima)
         return Result(FEASIBLE, value, bound, schedule, solver, "decomposition", time.monotonic() - began,
-                      proof=("decomposition",))
+                      details, ("decomposition",))
 
     incumbent_value, incumbent_name, incumbent = _best_heuristic(instance, value_of)
-    details = {"incumbent": incumbent_name}
+    details["incumbent"] = incumbent_name
 
     if objective == "sum-user-flow":
         return _sum_user_flow(instance, lower_delta, incumbent, incumbent_value, value_of, solver, formulation,
@@ -137,7 +139,7 @@ def solve(instance, objective: str, solver: str, time_limit: float, formulation:
 
     def ask(backend_model, limits, seconds):
         chosen = formulation if backend_model is model else "default"  # a confirming backend: its own default
-        return _answer(instance, backend_model.solve(question(limits, chosen), seconds))
+        return _answer(instance, question(limits, chosen), backend_model, seconds)
 
     search = minimize_max_ratio(denominators, lower, lower_proof, incumbent_value, incumbent, value_of, "campaign",
                                 solver, ask, max(deadline - time.monotonic(), 0.01))
@@ -172,24 +174,25 @@ def _sum_user_flow(instance, lower_delta, incumbent, incumbent_value, value_of, 
         better = CampaignSpec(instance, lower_delta, objective="sum-user-flow", cutoff=cutoff)
 
         def ask(backend_model, seconds):
-            return _answer(instance, backend_model.solve(better, seconds))
+            return _answer(instance, better, backend_model, seconds)
 
         done = confirm(alternatives(independent_methods("campaign", solver), ask), deadline)
-        details["confirmation_seconds"] = round(done.seconds, 3)
+        details.update(done.details(claimed, solver, certified))
         if done.confirmed:
             certified, proof = Fraction(cutoff + 1), (solver, done.by)
-        elif done.found is not None:  # the claim was false
-            details["refuted_claim"] = {"bound": str(claimed), "by": solver, "schedule_from": "confirmation"}
-            if value_of(done.found) < value:
-                value, schedule, method = value_of(done.found), done.found, "confirmation"
-        else:
-            details.update(unconfirmed(claimed, solver, certified))
+        elif done.found is not None and value_of(done.found) < value:  # the claim was false
+            value, schedule, method = value_of(done.found), done.found, done.found_by
     status = OPTIMAL if certified >= value else FEASIBLE
     return Result(status, value, value if status == OPTIMAL else certified, schedule, solver, method,
                   time.monotonic() - began, details, proof)
 
 
-def _answer(instance, outcome):
+def _answer(instance, spec: CampaignSpec, backend_model, seconds: float):
+    """(status, schedule) of ``spec`` asked to a backend; empty start windows
+    refute it by formula, before any model."""
+    if spec.trivially_infeasible():
+        return FORMULA, None
+    outcome = backend_model.solve(spec, seconds)
     if outcome.solution is None:
         return outcome.status, None
     return outcome.status, _schedule_from_starts(instance, outcome.solution)

@@ -11,6 +11,8 @@ search) and the optional objective ``sum-user-flow``.
 from dataclasses import dataclass
 from functools import cached_property
 
+from schedbench.solvers.hints import ordered_within
+
 
 @dataclass(frozen=True)
 class CampaignSpec:
@@ -118,19 +120,15 @@ class CampaignSpec:
                     by_length[p] = base + j
 
 
+
 def ordered_twins(instance, starts) -> tuple[int, ...]:
-    """``starts`` with each campaign's equal-length jobs started in index
-    order, as the models' symmetry breaking (``equal_length_pairs``) wants:
-    it only swaps interchangeable jobs, so a valid schedule stays valid and
-    keeps its value, and as a hint it lies inside the model."""
-    out = list(starts)
+    """``starts`` as a hint of the models: each campaign's equal-length jobs
+    started in index order (``equal_length_pairs``)."""
+    groups = []
     for u, user in enumerate(instance.users):
         for i, camp in enumerate(user.campaigns):
-            base = instance.offsets[u][i]
-            groups: dict[int, list[int]] = {}
+            by_length: dict[int, list[int]] = {}
             for j, p in enumerate(camp.jobs):
-                groups.setdefault(p, []).append(base + j)
-            for group in groups.values():
-                for j, start in zip(group, sorted(out[j] for j in group)):
-                    out[j] = start
-    return tuple(out)
+                by_length.setdefault(p, []).append(instance.offsets[u][i] + j)
+            groups += by_length.values()
+    return tuple(ordered_within(starts, groups))

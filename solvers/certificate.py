@@ -38,6 +38,14 @@ from schedbench.solvers.cpsat import confirming
 #: rest is the confirmation's (plus whatever the search leaves unused).
 SEARCH_SHARE = 0.7
 
+#: Methods that build a MILP, and the least time worth starting one with.
+MILP_METHODS = ("milp", "arcflow-milp")
+MILP_MINIMUM = 1.0
+
+#: The status of a question refuted by a checkable computation before any
+#: model is built (empty start windows): a proof on its own, named "windows".
+FORMULA = "infeasible-by-windows"
+
 #: A question asked again: seconds -> (status, solution or None).
 Question = Callable[[float], tuple[str, object]]
 
@@ -47,30 +55,45 @@ class Confirmation:
     by: str | None          # the method that refuted the question again, if any
     found: object | None    # a solution another method found: the refutation was false
     seconds: float
+    found_by: str | None = None
 
     @property
     def confirmed(self) -> bool:
         return self.by is not None
+
+    def details(self, claim, by: str, certified) -> dict:
+        """What the result's ``details`` records of this confirmation of
+        ``claim`` (a bound, or "infeasible") that ``by`` made."""
+        out: dict = {"confirmation_seconds": round(self.seconds, 3)}
+        if self.found is not None:
+            out["refuted_claim"] = {"bound": str(claim), "by": by, "solution_from": self.found_by}
+        elif not self.confirmed:
+            out.update(unconfirmed(claim, by, certified))
+        return out
 
 
 def confirm(alternatives: Sequence[tuple[str, Question]], deadline: float) -> Confirmation:
     """Ask a refuted question again, by each independent method in turn
     until one answers: refuted again (confirmed), or a solution (the first
     refutation was false). A method that refuses the model's size or gives
-    no answer in time passes to the next; past ``deadline``, unconfirmed."""
+    no answer in time passes to the next; past ``deadline``, unconfirmed.
+    A MILP is not started with less than ``MILP_MINIMUM`` seconds left: CBC
+    and model building do not stop within a fraction of a second."""
     began = time.monotonic()
     for name, ask in alternatives:
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             break
+        if name in MILP_METHODS and remaining < MILP_MINIMUM:
+            continue
         try:
             status, solution = ask(remaining)
         except ModelTooLarge:
             continue
-        if status == INFEASIBLE:
-            return Confirmation(name, None, time.monotonic() - began)
+        if status in (INFEASIBLE, FORMULA):
+            return Confirmation(name if status == INFEASIBLE else "windows", None, time.monotonic() - began)
         if solution is not None:
-            return Confirmation(None, solution, time.monotonic() - began)
+            return Confirmation(None, solution, time.monotonic() - began, name)
     return Confirmation(None, None, time.monotonic() - began)
 
 
@@ -106,3 +129,11 @@ def alternatives(methods: Sequence[Method], ask: Callable[[object, float], tuple
 def unconfirmed(claim, by: str, bound) -> dict:
     """The ``details`` entry of a claim no second method confirmed in time."""
     return {"unconfirmed": {"bound": str(claim), "by": by, "reported_bound": str(bound)}}
+
+
+def nested_unconfirmed(solutions) -> dict:
+    """The ``details`` entry naming the P||Cmax solutions inside a result
+    (a campaign's optimum, a relaxation) whose larger bound stayed a claim."""
+    open_claims = [{"jobs": len(s.machine), "bound": s.unconfirmed[0], "by": s.unconfirmed[1],
+                    "reported_bound": s.bound} for s in solutions if s.unconfirmed]
+    return {"unconfirmed_pcmax": open_claims} if open_claims else {}

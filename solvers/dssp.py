@@ -17,8 +17,9 @@ from schedbench.heuristics.dssp import candidates, select
 from schedbench.metrics.dssp import completed_jobs, reward, theorem1_parameter, tuned_parameter
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
 from schedbench.schedule import Schedule
-from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods, unconfirmed
+from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods
 from schedbench.solvers.knapsack import dantzig_bound
+from schedbench.solvers.hints import ordered_within
 from schedbench.solvers.machines import assign_machines
 
 
@@ -57,20 +58,20 @@ def solve(instance, solver: str, time_limit: float, trust_bound: bool = True) ->
 
     The model's optimum, or its bound on a time limit, is a claim until an
     independent method refutes "a reward above it" (``solvers.certificate``)."""
-    began = time.perf_counter()
+    began = time.monotonic()
     best, upper = incumbent(instance)
     details = {"knapsack_bound": upper, "lp_bound": str(lp_bound(instance))}
     value = reward(instance, best)
     certified, proof = (upper, ("knapsack-bound",)) if trust_bound else (_fitting_reward(instance), ("fitting-jobs",))
     if value >= certified:
         return Result(OPTIMAL, Fraction(value), Fraction(value), best, solver, "bounds",
-                      time.perf_counter() - began, details, proof)
+                      time.monotonic() - began, details, proof)
     from schedbench.solvers import backend
 
-    seconds = SEARCH_SHARE * time_limit - (time.perf_counter() - began)
+    seconds = SEARCH_SHARE * time_limit - (time.monotonic() - began)
     if solver == "cpsat":
         outcome = backend(solver, "dssp").solve(instance, seconds, hint_jobs=completed_jobs(instance, best),
-                                                hint_starts=ordered_identical_tasks(instance, best.start))
+                                                hint_starts=hint_starts(instance, best))
     else:
         outcome = backend(solver, "dssp").solve(instance, seconds)
     schedule = best
@@ -86,18 +87,14 @@ def solve(instance, solver: str, time_limit: float, trust_bound: bool = True) ->
             return found.status, None if found.solution is None else _schedule(instance, found.solution)
 
         done = confirm(alternatives(independent_methods("dssp", solver), ask), began + time_limit)
-        details["confirmation_seconds"] = round(done.seconds, 3)
+        details.update(done.details(claimed, solver, certified))
         if done.confirmed:
             certified, proof = at_least - 1, (solver, done.by)
-        elif done.found is not None:  # the claim was false
-            details["refuted_claim"] = {"bound": str(claimed), "by": solver, "schedule_from": "confirmation"}
-            if reward(instance, done.found) > value:
-                schedule, value = done.found, reward(instance, done.found)
-        else:
-            details.update(unconfirmed(claimed, solver, certified))
+        elif done.found is not None and reward(instance, done.found) > value:  # the claim was false
+            schedule, value = done.found, reward(instance, done.found)
     status = OPTIMAL if value >= certified else FEASIBLE
     return Result(status, Fraction(value), Fraction(value if status == OPTIMAL else certified), schedule, solver,
-                  "model", time.perf_counter() - began, details, proof)
+                  "model", time.monotonic() - began, details, proof)
 
 
 def _fitting_reward(instance) -> int:
@@ -105,25 +102,25 @@ def _fitting_reward(instance) -> int:
     return sum(job.reward for job in instance.jobs if job.critical_path <= instance.deadline)
 
 
-def ordered_identical_tasks(instance, starts) -> list[int | None]:
-    """``starts`` with each run of equal-length consecutive tasks of a stage
-    started in index order, as the CP-SAT model's symmetry breaking wants:
-    it only swaps identical tasks, so a valid schedule stays valid, and as a
-    hint it lies inside the model."""
-    out = list(starts)
-    lengths = instance.lengths
+def hint_starts(instance, schedule: Schedule) -> list[int | None]:
+    """The starts of ``schedule``'s completed jobs (a task of a job that
+    misses the deadline may lie outside its domain), each run of equal
+    consecutive tasks of a stage in index order, as the CP-SAT model's
+    symmetry breaking wants."""
+    done = set(completed_jobs(instance, schedule))
+    starts = [s if instance.job_of_task[t] in done else None for t, s in enumerate(schedule.start)]
+    runs = []
     for j, job in enumerate(instance.jobs):
         for g in range(len(job.stages)):
-            run: list[int] = []
-            for t in [*instance.stage_slice(j, g), None]:
-                if run and (t is None or lengths[t] != lengths[run[-1]]):
-                    if None not in (out[k] for k in run):
-                        for k, start in zip(run, sorted(out[k] for k in run)):
-                            out[k] = start
+            tasks = instance.stage_slice(j, g)
+            run = [tasks[0]]
+            for t in tasks[1:]:
+                if instance.lengths[t] != instance.lengths[run[-1]]:
+                    runs.append(run)
                     run = []
-                if t is not None:
-                    run.append(t)
-    return out
+                run.append(t)
+            runs.append(run)
+    return ordered_within(starts, runs)
 
 
 def _schedule(instance, solution: list[int]) -> Schedule:

@@ -18,7 +18,7 @@ from schedbench.errors import ModelTooLarge
 from schedbench.heuristics.dssp import DP_CELLS
 from schedbench.heuristics.knapsack import dp_selection
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
-from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods, unconfirmed
+from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods
 
 
 def dantzig_bound(weights: Sequence[int], profits: Sequence[int], capacity: int) -> Fraction:
@@ -33,12 +33,12 @@ def dantzig_bound(weights: Sequence[int], profits: Sequence[int], capacity: int)
 
 
 def solve(instance, solver: str, time_limit: float) -> Result:
-    began = time.perf_counter()
+    began = time.monotonic()
     from schedbench.solvers import backend
 
     outcome = backend(solver, "knapsack").solve(instance, SEARCH_SHARE * time_limit)
     if outcome.solution is None:
-        return Result(UNKNOWN, None, None, None, solver, "model", time.perf_counter() - began)
+        return Result(UNKNOWN, None, None, None, solver, "model", time.monotonic() - began)
     selected = tuple(i for i, x in enumerate(outcome.solution) if x)
     value = instance.profit_of(selected)
     certified, proof = floor(dantzig_bound(instance.weights, instance.profits, instance.capacity)), ("lp-dantzig",)
@@ -59,14 +59,11 @@ def solve(instance, solver: str, time_limit: float) -> Result:
 
         methods = [("dp-by-profits", by_dynamic_program), *alternatives(independent_methods("knapsack", solver), ask)]
         done = confirm(methods, began + time_limit)
-        details["confirmation_seconds"] = round(done.seconds, 3)
+        details.update(done.details(claimed, solver, certified))
         if done.confirmed:
             certified, proof = at_least - 1, (solver, done.by)
         elif done.found is not None:  # the claim was false
-            details["refuted_claim"] = {"bound": str(claimed), "by": solver, "schedule_from": "confirmation"}
             selected, value = done.found, instance.profit_of(done.found)
-        else:
-            details.update(unconfirmed(claimed, solver, certified))
     status = OPTIMAL if value >= certified else FEASIBLE
     return Result(status, Fraction(value), Fraction(value if status == OPTIMAL else certified), selected, solver,
-                  "model", time.perf_counter() - began, details, proof)
+                  "model", time.monotonic() - began, details, proof)

@@ -15,7 +15,7 @@ from fractions import Fraction
 from schedbench.metrics.mosp import local_references, makespan
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
 from schedbench.schedule import Schedule
-from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods, unconfirmed
+from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods, nested_unconfirmed
 from schedbench.solvers.pcmax import PcmaxSolution, pcmax_optimum
 
 
@@ -119,7 +119,7 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     the answer) is asked again by an independent method before the answer
     is ``optimal`` (``solvers.certificate``). No cap model gets a hint: every
     cap lies below the incumbent's makespan, so no known schedule fits it."""
-    began = time.perf_counter()
+    began = time.monotonic()
     if objective == "unconstrained-makespan":
         from schedbench.solvers.pcmax import result
 
@@ -128,13 +128,14 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     spec = MospSpec(instance, tuple(local_references(instance, time_limit)))
     details: dict = {"local_references": list(spec.references)}
     if any(spec.latest_completion(j) < p for j, p in enumerate(instance.lengths)):
-        return Result(INFEASIBLE, None, None, None, solver, "references", time.perf_counter() - began, details,
+        return Result(INFEASIBLE, None, None, None, solver, "references", time.monotonic() - began, details,
                       ("references",))
     from schedbench.solvers import backend
 
     decide = backend(solver, "mosp").decide
     relaxed, relaxed_schedule = relaxation(spec, time_limit / 4)
     best = incumbent(spec, (relaxed_schedule,))
+    details.update(nested_unconfirmed([relaxed]))
     upper = spec.horizon if best is None else makespan(instance, best) - 1  # the caps left to decide
     formula = spec.lower_bound()
     certified, proof = (formula, ("LB",)) if formula >= relaxed.bound else (relaxed.bound, relaxed.proof)
@@ -142,7 +143,7 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     search_end = began + SEARCH_SHARE * time_limit
     per_cap = time_limit / 10 if solver == "cpsat" else time_limit
     claimed, schedule, settled = _increasing_caps(spec, decide, certified, upper, search_end, best, per_cap)
-    if not settled and solver == "cpsat" and time.perf_counter() < search_end:  # the MILP's cap had all the time
+    if not settled and solver == "cpsat" and time.monotonic() < search_end:  # the MILP's cap had all the time
         if claimed < upper:
             claimed, schedule = _minimise(spec, decide, claimed, upper, search_end, schedule)
         else:
@@ -152,15 +153,12 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     if claimed > certified and min(claimed - 1, target) >= certified:
         done = confirm(alternatives(independent_methods("mosp", solver), lambda model, seconds: _cap_answer(
             spec, model.decide(spec, min(claimed - 1, target), seconds))), deadline)
-        details["confirmation_seconds"] = round(done.seconds, 3)
+        details.update(done.details(claimed, solver, certified))
         if done.confirmed:
             certified, proof = min(claimed, target + 1), (solver, done.by)
         elif done.found is not None:  # the claim was false: a schedule under its cap exists
             schedule, value = done.found, makespan(instance, done.found)
-            details["refuted_claim"] = {"bound": str(claimed), "by": solver, "schedule_from": done.by or "?"}
-        else:
-            details.update(unconfirmed(claimed, solver, certified))
-    elapsed = time.perf_counter() - began
+    elapsed = time.monotonic() - began
     if schedule is None:
         status = INFEASIBLE if certified > upper else UNKNOWN
         return Result(status, None, None if status == INFEASIBLE else Fraction(certified), None,
@@ -176,7 +174,7 @@ def _cap_answer(spec, outcome) -> tuple[str, Schedule | None]:
 
 def _minimise(spec, decide, lower: int, upper: int, deadline: float, best):
     """One model minimising the makespan over [lower, upper]: (claimed lower bound, best schedule)."""
-    outcome = decide(spec, upper, deadline - time.perf_counter(), floor=lower)
+    outcome = decide(spec, upper, deadline - time.monotonic(), floor=lower)
     if outcome.status == INFEASIBLE:
         return upper + 1, best
     if outcome.solution is None:
@@ -190,8 +188,8 @@ def _increasing_caps(spec, decide, lower: int, upper: int, deadline: float, best
     seconds: the first feasible C is optimal if every refutation holds.
     Returns (claimed lower bound, best schedule, settled), unsettled when a
     cap was left undecided."""
-    while lower <= upper and time.perf_counter() < deadline:
-        outcome = decide(spec, lower, min(per_cap, deadline - time.perf_counter()))
+    while lower <= upper and time.monotonic() < deadline:
+        outcome = decide(spec, lower, min(per_cap, deadline - time.monotonic()))
         if outcome.status == INFEASIBLE:
             lower += 1
         elif outcome.solution is not None:

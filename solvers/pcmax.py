@@ -30,12 +30,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from schedbench.errors import ModelTooLarge, UserInputError
+from schedbench.errors import UserInputError
 from schedbench.heuristics.pcmax import improve, lpt, multifit
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
 from schedbench.schedule import Schedule, back_to_back
 from schedbench.solvers import settings
-from schedbench.solvers.certificate import SEARCH_SHARE, confirm
+from schedbench.solvers.certificate import SEARCH_SHARE, confirm, unconfirmed
 from schedbench.solvers.cpsat import confirming
 from schedbench.solvers.pcmax_bounds import lower_bound
 
@@ -176,9 +176,7 @@ def _confirm(search: _Search, deadline: float) -> None:
     capacity = search.claimed - 1
     lengths, machines = search.lengths, search.machines
 
-    def by_arcflow(seconds: float) -> tuple[str, object]:
-        if not _arcflow_fits(lengths, capacity, time.monotonic() + seconds):
-            raise ModelTooLarge("the arc-flow graph is too large")
+    def by_arcflow(seconds: float) -> tuple[str, object]:  # unknown when the graph is too large
         from schedbench.solvers.milp.pcmax import decide
 
         return decide(lengths, machines, capacity, seconds)
@@ -198,7 +196,7 @@ def _confirm(search: _Search, deadline: float) -> None:
         if search.method == search.heuristic:  # the model proved the heuristic's schedule optimal
             search.method = search.claimed_by
     elif done.found is not None:  # the claim was false: its refutation missed this schedule
-        search.improve(list(done.found), done.by or "confirmation")
+        search.improve(list(done.found), done.found_by)
         search.claimed, search.claimed_by = 0, ""
 
 
@@ -244,8 +242,6 @@ def _arcflow_lower_bound(lengths, machines, lower, upper, deadline) -> int:
 def result(found: PcmaxSolution, solver: str, began: float) -> Result:
     """The engine's answer as a ``Result``: the claim no second method
     confirmed, if any, in ``details["unconfirmed"]``."""
-    from schedbench.solvers.certificate import unconfirmed
-
     details = unconfirmed(found.unconfirmed[0], found.unconfirmed[1], found.bound) if found.unconfirmed else {}
     return Result(found.status, Fraction(found.makespan), Fraction(found.bound), Schedule(found.machine, found.start),
                   solver, found.method, time.perf_counter() - began, details, found.proof)

@@ -9,6 +9,7 @@
   bound is the smallest C it cannot refute.
 """
 
+import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import accumulate
@@ -92,6 +93,8 @@ def lower_bound(lengths: Sequence[int], machines: int, upper: int | None = None)
 
 #: Dual values are scaled to integers with this denominator before the check.
 DUAL_SCALE = 1 << 20
+#: The check's dynamic program is skipped (no bound) beyond this many cell updates.
+DUAL_CHECK_CELLS = 50_000_000
 
 
 def checked_dual_bound(counts: dict[int, int], capacity: int, duals: dict[int, float]) -> int:
@@ -105,11 +108,18 @@ def checked_dual_bound(counts: dict[int, int], capacity: int, duals: dict[int, f
     and covering every job needs b >= sum_s count(s) y_s / W. W is computed
     by a dynamic program over capacities, independently of the arc-flow
     graph. Whatever the duals' float error, the bound is valid; it is only
-    weaker when they are far from optimal. O(C log n) numpy steps per length."""
-    weights = {s: int(duals.get(s, 0.0) * DUAL_SCALE) for s in counts}
-    weights = {s: y for s, y in weights.items() if y > 0 and s <= capacity}
-    if not weights:
-        return 0
+    weaker when they are far from optimal. O(C log n) numpy steps per length;
+    past ``DUAL_CHECK_CELLS`` cell updates (long jobs, a large C) it proves
+    nothing (0) rather than take seconds."""
+    weights = {}
+    for s in counts:
+        y = duals.get(s, 0.0)
+        if s <= capacity and math.isfinite(y) and y > 0:  # any y >= 0 is valid; an optimal dual has y <= 1
+            weights[s] = int(min(y, 1.0) * DUAL_SCALE)
+    weights = {s: y for s, y in weights.items() if y > 0}
+    steps = sum(min(counts[s], capacity // s).bit_length() for s in weights)
+    if not weights or steps * (capacity + 1) > DUAL_CHECK_CELLS:
+        return 0  # nothing proven
     best = np.zeros(capacity + 1, dtype=np.int64)  # best[c]: most weight within load c
     for s, y in weights.items():
         left, chunk = min(counts[s], capacity // s), 1

@@ -21,9 +21,10 @@ from fractions import Fraction
 from math import ceil, floor
 
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL
-from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods, unconfirmed
+from schedbench.solvers.certificate import FORMULA, SEARCH_SHARE, alternatives, confirm, independent_methods
 
-#: ask(model module, limits, seconds) -> (status, schedule or None): "N_k <= limits[k] for every k?"
+#: ask(model module, limits, seconds) -> (status, schedule or None): "N_k <= limits[k] for every k?";
+#: status FORMULA when the limits leave a start window empty (no model asked).
 Ask = Callable[[object, list[int], float], tuple[str, object]]
 
 
@@ -78,8 +79,10 @@ def minimize_max_ratio(denominators: Sequence[Fraction], lower: Fraction, lower_
             if value > target:
                 raise AssertionError(f"model broke its limits: value {value} > target {target}")
             upper, schedule = value, found
-        elif status == INFEASIBLE:
+        elif status in (INFEASIBLE, FORMULA):
             claimed, refuted = smallest_candidate_above(target, denominators), target
+            if status == FORMULA:  # a checkable refutation: certified as it stands
+                certified, lower_proof = claimed, ("windows",)
         else:
             break
     proof, details = lower_proof, {}
@@ -88,15 +91,11 @@ def minimize_max_ratio(denominators: Sequence[Fraction], lower: Fraction, lower_
         question = below if below < claimed else refuted  # the weakest question the claim needs
         done = confirm(alternatives(independent_methods(family, solver),
                                     lambda other, seconds: ask(other, limits(question), seconds)), deadline)
-        details["confirmation_seconds"] = round(done.seconds, 3)
+        details.update(done.details(claimed, solver, certified))
         if done.confirmed:
             certified, proof = smallest_candidate_above(question, denominators), (solver, done.by)
-        elif done.found is not None:  # the claim was false: a schedule within its limits exists
-            details["refuted_claim"] = {"bound": str(claimed), "by": solver, "schedule_from": "confirmation"}
-            if value_of(done.found) < upper:
-                upper, schedule = value_of(done.found), done.found
-        else:
-            details.update(unconfirmed(claimed, solver, certified))
+        elif done.found is not None and value_of(done.found) < upper:  # the claim was false
+            upper, schedule = value_of(done.found), done.found
     if upper <= certified or largest_candidate_below(upper, denominators) < certified:
         return RatioSearch(OPTIMAL, upper, upper, schedule, questions, proof, details)
     return RatioSearch(FEASIBLE, upper, certified, schedule, questions, proof, details)

@@ -13,11 +13,11 @@ import time
 from fractions import Fraction
 
 from schedbench.result import FEASIBLE, INFEASIBLE, UNKNOWN, Result
-from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods, unconfirmed
+from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods
 
 
 def solve(instance, solver: str, time_limit: float) -> Result:
-    began = time.perf_counter()
+    began = time.monotonic()
     from schedbench.solvers import backend
 
     outcome = backend(solver, "three_partition").solve(instance, SEARCH_SHARE * time_limit)
@@ -26,20 +26,18 @@ def solve(instance, solver: str, time_limit: float) -> Result:
         done = confirm(alternatives(independent_methods("three_partition", solver),
                                     lambda model, seconds: _answer(model.solve(instance, seconds))),
                        began + time_limit)
-        details["confirmation_seconds"] = round(done.seconds, 3)
+        details.update(done.details("infeasible", solver, None))
         if done.confirmed:
-            return Result(INFEASIBLE, Fraction(0), Fraction(0), None, solver, "model", time.perf_counter() - began,
+            return Result(INFEASIBLE, Fraction(0), Fraction(0), None, solver, "model", time.monotonic() - began,
                           details, (solver, done.by))
         if done.found is None:
-            details.update(unconfirmed("infeasible", solver, "none"))
-            return Result(UNKNOWN, None, None, None, solver, "model", time.perf_counter() - began, details)
-        details["refuted_claim"] = {"bound": "infeasible", "by": solver, "schedule_from": "confirmation"}
+            return Result(UNKNOWN, None, None, None, solver, "model", time.monotonic() - began, details)
         outcome = done.found
     if outcome.solution is None:
-        return Result(UNKNOWN, None, None, None, solver, "model", time.perf_counter() - began, details)
+        return Result(UNKNOWN, None, None, None, solver, "model", time.monotonic() - began, details)
     q = instance.triples
     triples = tuple(tuple(i for i, t in enumerate(outcome.solution) if t == triple) for triple in range(q))
-    return Result(FEASIBLE, Fraction(1), Fraction(1), triples, solver, "model", time.perf_counter() - began, details,
+    return Result(FEASIBLE, Fraction(1), Fraction(1), triples, solver, "model", time.monotonic() - began, details,
                   ("certificate",))
 
 

@@ -22,6 +22,7 @@ import networkx as nx
 from schedbench.metrics.workflow import critical_path, max_slr, upward_ranks
 from schedbench.model.workflow import WorkflowInstance, WorkflowJob, WorkflowSchedule
 from schedbench.result import OPTIMAL, Result
+from schedbench.solvers.certificate import FORMULA
 from schedbench.solvers.ratio import minimize_max_ratio
 from schedbench.validator import validate
 
@@ -136,7 +137,10 @@ def solve(instance: WorkflowInstance, solver: str, time_limit: float) -> Result:
         backend(solver, "workflow").require_small(instance, _deadlines(instance, [floor(value * d) for d in denominators]))
 
     def ask(backend_model, limits: list[int], seconds: float):
-        outcome = backend_model.solve(instance, _deadlines(instance, limits), seconds)
+        deadlines = _deadlines(instance, limits)
+        if any(earliest > latest for earliest, latest in domains(instance, deadlines)):
+            return FORMULA, None  # an empty start window refutes the deadlines before any model
+        outcome = backend_model.solve(instance, deadlines, seconds)
         return outcome.status, None if outcome.solution is None else _schedule(outcome.solution)
 
     search = minimize_max_ratio(denominators, LOWER_BOUND, ("SLR>=1",), value, schedule, lambda s: max_slr(instance, s),

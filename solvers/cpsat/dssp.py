@@ -47,8 +47,9 @@ def solve(instance, time_limit: float, at_least: int | None = None, hint_jobs: l
         model.add(earned >= at_least)
     model.minimize(-earned)
     if hint_jobs is not None:
+        hinted = set(hint_jobs)
         for j in range(len(instance.jobs)):
-            model.add_hint(done[j], j in hint_jobs)
+            model.add_hint(done[j], j in hinted)
         for t, s in enumerate(hint_starts):
             if s is not None:
                 model.add_hint(start[t], s)

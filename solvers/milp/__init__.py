@@ -31,7 +31,7 @@ def run(problem: pulp.LpProblem, time_limit: float, values, objective=None, warm
         with warnings.catch_warnings():
             # PuLP 3 deprecates its bundled CBC for 4.0; pyproject pins pulp < 4.
             warnings.simplefilter("ignore", DeprecationWarning)
-            command = pulp.PULP_CBC_CMD(msg=False, timeLimit=max(1, round(time_limit)), gapRel=0, gapAbs=0,
+            command = pulp.PULP_CBC_CMD(msg=False, timeLimit=max(0.1, time_limit), gapRel=0, gapAbs=0,
                                         warmStart=warm_start, logPath=log_path, threads=1)
         problem.solve(command)
         with open(log_path) as handle:

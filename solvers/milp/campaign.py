@@ -15,15 +15,24 @@ suffices (F_u telescopes to C_last minus constants).
 
 import pulp
 
+from schedbench.errors import ModelTooLarge
 from schedbench.solvers.campaign_spec import CampaignSpec
 from schedbench.solvers.milp import run
 from schedbench.solvers.outcome import ModelOutcome
 
 FORMULATIONS = ("time-indexed", "big-m")
+#: Capacity-row coefficients (start variables times their lengths) beyond
+#: which the time-indexed model is refused (building and presolving it
+#: would outlast the time limit): use CP-SAT there.
+MAX_NONZEROS = 500_000
 
 
 def _time_indexed(problem, spec: CampaignSpec):
     inst = spec.instance
+    size = sum(max(0, latest - earliest + 1) * inst.lengths[j] for j, _, _, earliest, latest in spec.start_windows())
+    if size > MAX_NONZEROS:
+        raise ModelTooLarge(f"the time-indexed MILP would need {size:,} capacity coefficients "
+                            f"(limit {MAX_NONZEROS:,}); use --solver cpsat for this instance")
     lengths, m = inst.lengths, inst.machines
     x: dict[tuple[int, int], pulp.LpVariable] = {}
     starts = []
