@@ -92,6 +92,9 @@ def parse(obj: dict) -> CampaignInstance:
             think = fields.nonnegative(raw_camp.get("think_time", 0), f"{cw}.think_time")
             camps.append(Campaign(lengths, think))
         users.append(User(tuple(camps), release))
+    fields.total((p for user in users for camp in user.campaigns for p in camp.jobs), "users", "total work")
+    fields.total((user.release + sum(camp.think_time for camp in user.campaigns) for user in users), "users",
+                 "total of releases and think times")
     return CampaignInstance(machines, tuple(users), str(obj.get("name", "")), fields.meta(obj))
 
 

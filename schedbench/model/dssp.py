@@ -98,6 +98,9 @@ def parse(obj: dict) -> DsspInstance:
             at = f"{where}.stages[{g}]"
             stages.append(tuple(fields.length(p, f"{at}[{i}]") for i, p in enumerate(fields.json_list(stage, at))))
         jobs.append(Job(reward, tuple(stages)))
+    fields.total((p for job in jobs for stage in job.stages for p in stage), "jobs", "total work")
+    fields.total((job.reward for job in jobs), "jobs", "total reward")
+    fields.total([processors * deadline], "processors", "capacity P x deadline")
     return DsspInstance(processors, deadline, tuple(jobs), str(obj.get("name", "")), fields.meta(obj))
 
 

@@ -6,35 +6,60 @@ in Python, so it is rejected explicitly).
 
 from typing import Any
 
+from collections.abc import Iterable
+
 from schedbench.errors import InstanceError
+
+#: The largest length, time, reward, weight or capacity accepted (SPEC.md):
+#: solvers work in 64-bit integers, and models multiply values by counts.
+MAX_VALUE = 1 << 40
+#: The largest number of machines, processors or cores: heuristics keep a
+#: load per machine.
+MAX_COUNT = 1 << 24
+#: The largest total (work, rewards, weights) of one instance.
+MAX_TOTAL = 1 << 50
 
 
 def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def integer(value: Any, field: str, minimum: int) -> int:
-    """Return ``value`` if it is a JSON integer >= ``minimum``, else raise."""
+def integer(value: Any, field: str, minimum: int, maximum: int = MAX_VALUE) -> int:
+    """Return ``value`` if it is a JSON integer in [``minimum``, ``maximum``], else raise."""
     if not is_int(value):
         raise InstanceError(field, f"must be an integer, got {value!r}")
     if value < minimum:
         raise InstanceError(field, f"must be >= {minimum}, got {value}")
+    if value > maximum:
+        raise InstanceError(field, f"must be <= {_power(maximum)}, the largest value accepted; got {value}")
     return value
 
 
+def _power(value: int) -> str:
+    return f"2^{value.bit_length() - 1} = {value}"
+
+
 def length(value: Any, field: str) -> int:
-    """A job or task length: integer >= 1."""
+    """A job or task length: integer in [1, 2^40]."""
     return integer(value, field, 1)
 
 
 def nonnegative(value: Any, field: str) -> int:
-    """A release, think time, deadline, capacity, weight or reward: integer >= 0."""
+    """A release, think time, deadline, capacity, weight or reward: integer in [0, 2^40]."""
     return integer(value, field, 0)
 
 
 def count(value: Any, field: str) -> int:
-    """A number of machines, processors or cores: integer >= 1."""
-    return integer(value, field, 1)
+    """A number of machines, processors or cores: integer in [1, 2^24]."""
+    return integer(value, field, 1, MAX_COUNT)
+
+
+def total(values: Iterable[int], field: str, what: str = "total") -> int:
+    """The sum of ``values``, refused beyond ``MAX_TOTAL`` naming ``field``."""
+    out = sum(values)
+    if out > MAX_TOTAL:
+        raise InstanceError(field, f"the {what} must be <= {_power(MAX_TOTAL)}, the largest accepted; got {out}")
+    return out
 
 
 def json_object(value: Any, field: str) -> dict:

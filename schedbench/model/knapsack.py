@@ -55,8 +55,10 @@ class KnapsackInstance:
 def parse(obj: dict) -> KnapsackInstance:
     capacity = fields.nonnegative(fields.required(obj, "capacity", ""), "capacity")
     raw = fields.json_list(fields.required(obj, "items", ""), "items", non_empty=False)
-    return KnapsackInstance(capacity, tuple(_item(item, f"items[{i}]") for i, item in enumerate(raw)),
-                            str(obj.get("name", "")), fields.meta(obj))
+    items = tuple(_item(item, f"items[{i}]") for i, item in enumerate(raw))
+    fields.total((item.weight for item in items), "items", "total weight")
+    fields.total((item.profit for item in items), "items", "total profit")
+    return KnapsackInstance(capacity, items, str(obj.get("name", "")), fields.meta(obj))
 
 
 def _item(obj: Any, where: str) -> Item:

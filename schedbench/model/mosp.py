@@ -98,6 +98,7 @@ def parse(obj: dict) -> MospInstance:
         jobs = fields.json_list(fields.required(raw_org, "jobs", where), f"{where}.jobs", non_empty=False)
         organizations.append(Organization(machines, tuple(fields.length(p, f"{where}.jobs[{j}]")
                                                           for j, p in enumerate(jobs))))
+    fields.total((p for org in organizations for p in org.jobs), "organizations", "total work")
     selfish = obj.get("selfish", False)
     if not isinstance(selfish, bool):
         raise InstanceError("selfish", f"must be true or false, got {selfish!r}")

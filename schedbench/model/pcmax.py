@@ -30,6 +30,7 @@ def parse(obj: dict) -> PcmaxInstance:
     machines = fields.count(fields.required(obj, "machines", ""), "machines")
     jobs = fields.json_list(fields.required(obj, "jobs", ""), "jobs")
     lengths = tuple(fields.length(p, f"jobs[{j}]") for j, p in enumerate(jobs))
+    fields.total(lengths, "jobs", "total work")
     return PcmaxInstance(machines, lengths, str(obj.get("name", "")), fields.meta(obj))
 
 

@@ -38,6 +38,7 @@ def parse(obj: dict) -> ThreePartitionInstance:
     bound = fields.length(fields.required(obj, "bound", ""), "bound")
     raw = fields.json_list(fields.required(obj, "items", ""), "items")
     items = tuple(fields.length(a, f"items[{i}]") for i, a in enumerate(raw))
+    fields.total(items, "items", "total of the items")
     return checked(ThreePartitionInstance(bound, items, str(obj.get("name", "")), fields.meta(obj)))
 
 

@@ -36,9 +36,6 @@ from schedbench.schedule import Schedule
 
 FAMILY = "workflow"
 OBJECTIVES = ("max-slr",)
-#: Largest exec, arrival or core count accepted: sums of a million of them stay
-#: exact in the solvers' and simulator's 64-bit integers.
-MAX_VALUE = 1 << 40
 #: Deepest router tree accepted (a deeper one is surely a malformed file).
 MAX_DEPTH = 64
 #: Largest |p| of the network speed levels^p.
@@ -193,20 +190,12 @@ def _name(value: Any, where: str) -> str:
     return value
 
 
-def _bounded(read: Callable[[Any, str], int], value: Any, where: str) -> int:
-    """``read(value, where)`` (a ``fields`` reader), at most ``MAX_VALUE``."""
-    value = read(value, where)
-    if value > MAX_VALUE:
-        raise InstanceError(where, f"must be <= 2^40 = {MAX_VALUE}, got {value}")
-    return value
-
-
 def parse(obj: dict) -> WorkflowInstance:
     clusters = []
     for c, raw in enumerate(fields.json_list(fields.required(obj, "clusters", ""), "clusters")):
         where = f"clusters[{c}]"
         fields.json_object(raw, where)
-        clusters.append(Cluster(_bounded(fields.count, fields.required(raw, "cores", where), f"{where}.cores"),
+        clusters.append(Cluster(fields.count(fields.required(raw, "cores", where), f"{where}.cores"),
                                 _name(fields.required(raw, "kind", where), f"{where}.kind")))
     widest: dict[str, int] = {}
     for cluster in clusters:
@@ -217,7 +206,7 @@ def parse(obj: dict) -> WorkflowInstance:
     for k, raw in enumerate(fields.json_list(fields.required(obj, "jobs", ""), "jobs", non_empty=False)):
         where = f"jobs[{k}]"
         fields.json_object(raw, where)
-        arrival = _bounded(fields.nonnegative, fields.required(raw, "arrival", where), f"{where}.arrival")
+        arrival = fields.nonnegative(fields.required(raw, "arrival", where), f"{where}.arrival")
         entries = fields.json_list(fields.required(raw, "tasks", where), f"{where}.tasks")
         user = raw.get("user")
         if user is not None:
@@ -231,6 +220,8 @@ def parse(obj: dict) -> WorkflowInstance:
         if not nx.is_directed_acyclic_graph(jobs[-1].graph):
             cycle = [u for u, _ in nx.find_cycle(jobs[-1].graph)]
             raise InstanceError(f"{where}.tasks", f"the succ lists form a cycle through tasks {cycle}")
+    fields.total((task.exec for job in jobs for task in job.tasks), "jobs", "total work")
+    fields.total((job.arrival for job in jobs), "jobs", "total of the arrivals")
     network = _network(obj["network"], len(clusters)) if obj.get("network") is not None else ()
     return WorkflowInstance(tuple(clusters), tuple(jobs), str(obj.get("name", "")), fields.meta(obj),
                             network, shares)
@@ -238,8 +229,8 @@ def parse(obj: dict) -> WorkflowInstance:
 
 def _task(raw: Any, where: str, count: int, widest: dict[str, int]) -> Task:
     fields.json_object(raw, where)
-    exec_time = _bounded(fields.length, fields.required(raw, "exec", where), f"{where}.exec")
-    cores = _bounded(fields.count, fields.required(raw, "cores", where), f"{where}.cores")
+    exec_time = fields.length(fields.required(raw, "exec", where), f"{where}.exec")
+    cores = fields.count(fields.required(raw, "cores", where), f"{where}.cores")
     kind = _name(fields.required(raw, "kind", where), f"{where}.kind")
     if kind not in widest:
         raise InstanceError(f"{where}.kind", f"no cluster offers kind {kind!r} (kinds: {', '.join(sorted(widest))})")

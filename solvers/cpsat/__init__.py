@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
+from schedbench.errors import ModelTooLarge
 from schedbench.solvers import settings
 from schedbench.solvers.outcome import ModelOutcome, round_bound
 
@@ -77,7 +78,10 @@ def run(model: cp_model.CpModel, time_limit: float, values, has_objective: bool 
     code = solver.solve(model)
     status = STATUS[code]
     if code == cp_model.MODEL_INVALID:
-        raise AssertionError(f"invalid CP-SAT model: {model.validate()}")
+        why = model.validate()
+        if "overflow" in why:  # values an instance may hold, but too large for this model's sums
+            raise ModelTooLarge(f"the CP-SAT model's sums pass 64-bit integers ({why.splitlines()[0]})")
+        raise AssertionError(f"invalid CP-SAT model: {why}")
     if status in ("optimal", "feasible"):
         solution = [solver.value(v) for v in values]
         if has_objective:

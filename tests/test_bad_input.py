@@ -1,0 +1,100 @@
+"""Bad input over every family: one line naming the field and exit 2, never
+a traceback; values too large for the solvers are refused at reading, with
+the largest value accepted named (SPEC.md, general rules)."""
+
+import copy
+import json
+import random
+
+import pytest
+
+from conftest import run_cli, write_json
+from schedbench.errors import UserInputError
+from schedbench.model import FAMILIES, instance_to_json, parse_instance
+from schedbench.model.fields import MAX_COUNT, MAX_TOTAL, MAX_VALUE
+
+EXAMPLES = {
+    "pcmax": {"family": "pcmax", "format_version": 1, "machines": 2, "jobs": [3, 4, 5]},
+    "campaign": {"family": "campaign", "format_version": 1, "machines": 2, "users": [
+        {"release": 1, "campaigns": [{"jobs": [2, 3]}, {"jobs": [1], "think_time": 2}]}, {"campaigns": [{"jobs": [4]}]}]},
+    "mosp": {"family": "mosp", "format_version": 1, "local_objective": "cmax", "selfish": True,
+             "organizations": [{"machines": 1, "jobs": [3, 2]}, {"machines": 2, "jobs": [4]}]},
+    "three_partition": {"family": "three_partition", "format_version": 1, "bound": 20, "items": [6, 7, 7, 6, 7, 7]},
+    "dssp": {"family": "dssp", "format_version": 1, "processors": 2, "deadline": 9,
+             "jobs": [{"reward": 3, "stages": [[2, 1], [3]]}, {"reward": 1, "stages": [[4]]}]},
+    "knapsack": {"family": "knapsack", "format_version": 1, "capacity": 5,
+                 "items": [{"weight": 2, "profit": 3}, {"weight": 4, "profit": 5}]},
+    "workflow": {"family": "workflow", "format_version": 1, "clusters": [{"cores": 2, "kind": "A"}],
+                 "jobs": [{"arrival": 0, "tasks": [{"exec": 2, "cores": 1, "kind": "A", "succ": [1]},
+                                                   {"exec": 3, "cores": 2, "kind": "A", "succ": []}]}]},
+}
+#: What a mutation puts in place of a value: huge integers first.
+REPLACEMENTS = (10 ** 30, MAX_VALUE + 1, -1, 0, 1.5, "7", True, None, [], {})
+
+
+def test_every_family_has_an_example():
+    assert set(EXAMPLES) == set(FAMILIES)
+
+
+def _leaves(node, path=()):
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _leaves(value, path + (key,))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _leaves(value, path + (i,))
+    if path:
+        yield path
+
+
+def _set(document, path, value):
+    node = document
+    for key in path[:-1]:
+        node = node[key]
+    if value is _DELETE:
+        del node[path[-1]]
+    else:
+        node[path[-1]] = value
+
+
+_DELETE = object()
+
+
+@pytest.mark.parametrize("family", sorted(EXAMPLES))
+def test_random_mutations_are_one_clear_error_or_a_valid_instance(family):
+    rng = random.Random(family)
+    example = EXAMPLES[family]
+    parse_instance(example)
+    paths = [p for p in _leaves(example) if p[-1] != "family"]
+    for _ in range(300):
+        document = copy.deepcopy(example)
+        for path in rng.sample(paths, rng.randint(1, 2)):
+            try:
+                _set(document, path, rng.choice(REPLACEMENTS + (_DELETE,)))
+            except (KeyError, IndexError, TypeError):
+                pass  # a path the first mutation removed
+        try:
+            instance = parse_instance(document)
+        except UserInputError as exc:
+            assert exc.field and "\n" not in str(exc)
+            continue
+        assert instance_to_json(instance)["family"] == family
+
+
+@pytest.mark.parametrize("family, document, field", [
+    ("pcmax", {"family": "pcmax", "format_version": 1, "machines": 2, "jobs": [10 ** 30, 3]}, "jobs[0]"),
+    ("mosp", {"family": "mosp", "format_version": 1, "local_objective": "cmax",
+              "organizations": [{"machines": 1, "jobs": [10 ** 30]}]}, "organizations[0].jobs[0]"),
+    ("knapsack", {"family": "knapsack", "format_version": 1, "capacity": 5,
+                  "items": [{"weight": 10 ** 30, "profit": 1}]}, "items[0].weight"),
+    ("pcmax", {"family": "pcmax", "format_version": 1, "machines": MAX_COUNT + 1, "jobs": [1]}, "machines"),
+    ("pcmax", {"family": "pcmax", "format_version": 1, "machines": 2,
+               "jobs": [MAX_VALUE] * (MAX_TOTAL // MAX_VALUE + 1)}, "jobs"),
+])
+def test_too_large_is_refused_with_the_largest_value_accepted(tmp_path, family, document, field):
+    path = write_json(tmp_path, "big.json", document)
+    for command in (["solve", path, "--time-limit", "1"], ["validate", path, path]):
+        out = run_cli(*command)
+        assert out.returncode == 2 and out.stdout == ""
+        assert out.stderr.count("\n") == 1 and f"{field}:" in out.stderr and "largest" in out.stderr, out.stderr
+        assert "Traceback" not in out.stderr
