@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import schedbench
-from schedbench.bench import families
+from schedbench import families
 from schedbench.bench.experiment import Cell, Task, build_instance
 from schedbench.bench.store import canonical, exact
 from schedbench.errors import NotProven

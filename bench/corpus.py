@@ -30,7 +30,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from schedbench.bench import families
+from schedbench import families
 from schedbench.errors import NotProven, UserInputError
 from schedbench.result import INFEASIBLE, OPTIMAL
 

@@ -13,18 +13,17 @@ import hashlib
 import inspect
 import itertools
 import json
-import pkgutil
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from schedbench.bench import families
+from schedbench import families
 from schedbench.bench.plots import check_figure
 from schedbench.bench.store import canonical
 from schedbench.errors import UserInputError
 from schedbench.model import FAMILIES
-from schedbench.solvers import SOLVERS
+from schedbench.solvers import family_solver
 from schedbench.solvers.settings import DEFAULT_TIME_LIMIT
 
 GRID_KEYS = {"family", "generator", "instances", "params", "vary", "seeds", "objectives", "heuristics",
@@ -318,8 +317,9 @@ def _solvers(entries: Any, where: str, family: str, objectives: list[str]) -> li
         place = f"{where}[{index}]"
         _known(entry, SOLVER_KEYS, place)
         name = entry.get("name")
-        if name not in SOLVERS:
-            raise UserInputError(f"{place}.name", f"unknown solver {name!r} (known: {', '.join(SOLVERS)})")
+        known = family_solver(family).BACKENDS
+        if name not in known:
+            raise UserInputError(f"{place}.name", f"{family} takes the solvers {', '.join(known)}, not {name!r}")
         if name == "portfolio" and family != "pcmax" and objectives != ["unconstrained-makespan"]:
             raise UserInputError(f"{place}.name", "the portfolio solves P||Cmax problems only (pcmax, or mosp's "
                                                   "unconstrained-makespan); other models take cpsat or milp")
@@ -335,8 +335,9 @@ def _solvers(entries: Any, where: str, family: str, objectives: list[str]) -> li
 
 def _claims_task(experiment: str, entry: dict, where: str) -> Task:
     family = entry.get("family")
-    if family not in ledgers():
-        raise UserInputError(f"{where}.family", f"no claims ledger for {family!r} (known: {', '.join(ledgers())})")
+    if family not in families.names() or families.ledger(family) is None:
+        known = [f for f in families.names() if families.ledger(f)]
+        raise UserInputError(f"{where}.family", f"no claims ledger for {family!r} (known: {', '.join(known)})")
     options = {"instances": entry.get("instances", 100), "seed": entry.get("seed", 0),
                "solver": entry.get("solver", "cpsat")}
     limit = entry.get("time_limit", 20.0)
@@ -419,23 +420,10 @@ def _probe(family: str, specs: list[InstanceSpec], heuristics: list[tuple[str, d
         if len(probed) == 1:
             for name, options in heuristics:
                 try:
-                    converted = families.heuristic_options(family, instance, options)
+                    families.heuristic_arguments(family, name, instance, options)
                 except UserInputError as exc:
                     raise UserInputError(f"{where}.heuristic_{exc.field}",
                                          str(exc).removeprefix(f"{exc.field}: ")) from None
-                try:
-                    inspect.signature(families.heuristics(family)[name]).bind(instance, **converted)
-                except TypeError:
-                    raise UserInputError(f"{where}.heuristic_options", f"{name} takes no option "
-                                                                       f"{', '.join(sorted(options))}") from None
-
-
-def ledgers() -> list[str]:
-    """The families with a claims ledger: every ``schedbench.claims.<family>_run`` module."""
-    import schedbench.claims
-
-    return sorted(m.name.removesuffix("_run") for m in pkgutil.iter_modules(schedbench.claims.__path__)
-                  if m.name.endswith("_run"))
 
 
 def select_batch(tasks: tuple[Task, ...], batch: tuple[int, int] | None) -> tuple[Task, ...]:

@@ -301,6 +301,6 @@ def gantt(bars: list, out: Path, title: str = "") -> Path:
 
 def gantt_of(instance, schedule, out: Path, title: str = "") -> Path:
     """The Gantt chart of a schedule of an instance (bars from the family door)."""
-    from schedbench.bench.families import gantt_bars
+    from schedbench.families import gantt_bars
 
     return gantt(gantt_bars(instance, schedule), out, title or getattr(instance, "name", "") or instance.family)

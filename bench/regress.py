@@ -20,7 +20,8 @@ from fractions import Fraction
 from importlib import import_module
 from pathlib import Path
 
-from schedbench.bench import analysis, families
+from schedbench import families
+from schedbench.bench import analysis
 from schedbench.bench.corpus import Entry, load, opt_entries, read_csv, read_table, write_csv
 from schedbench.errors import UserInputError
 

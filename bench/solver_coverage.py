@@ -54,7 +54,7 @@ def main() -> None:
                 times, proven = [], 0
                 for inst in instances:
                     began = time.perf_counter()
-                    result = solve(inst, objective, solver, args.time_limit, formulation)
+                    result = solve(inst, objective, solver, args.time_limit, formulation=formulation)
                     times.append(time.perf_counter() - began)
                     proven += result.status == OPTIMAL
                 print(f"| {size} | {mean_jobs:.1f} | {objective} | {solver}:{formulation} | "

@@ -179,7 +179,7 @@ def proven_no_three_partition(q: int, bound: int, seed: int, solver: str = "cpsa
 
     for draw in range(seed * 1000, seed * 1000 + 1000):
         candidate = random_three_partition(q, bound, draw)
-        status = solve(candidate, solver, time_limit).status
+        status = solve(candidate, "decision", solver, time_limit).status
         if status not in (FEASIBLE, INFEASIBLE):
             raise ValueError(f"3-PARTITION draw {draw} (q={q}, B={bound}) undecided within {time_limit} s")
         if status == INFEASIBLE:

@@ -3,7 +3,7 @@ generator cannot honour is a ``ValueError`` (the command line reports it in
 one line, exit 2).
 
 ``generator(function)`` makes a function callable with parameters as read
-from a TOML file (``schedbench.bench.families.generators``): each keyword
+from a TOML file (``schedbench.families.generators``): each keyword
 is checked against the function's annotation (``Count``, ``Range``,
 ``Fraction``, ``Literal[...]``, ...) and converted (an array becomes a
 tuple, "6/5" a Fraction), so a bad value is a ``UserInputError`` naming

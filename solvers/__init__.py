@@ -1,18 +1,30 @@
-"""Exact solvers: ``solve(instance, objective, solver, time_limit)``.
+"""Exact solvers: ``solve(instance, objective, solver, time_limit, **options)``.
 
-One module per family (``solvers.pcmax``, ``solvers.campaign``) and one
+One module per family (``solvers.pcmax``, ``solvers.campaign``, ...) and one
 folder per backend (``solvers.cpsat``, ``solvers.milp``) with one module
-per family inside. A solver may call heuristics for warm starts.
+per family inside. A family module has ``BACKENDS`` (the solvers it takes),
+``DEFAULT_SOLVER`` (the strongest measured, the benchmark cited beside it)
+and ``solve(instance, objective, solver, time_limit, **options)``; the
+options are its keyword parameters after those four. A solver may call
+heuristics for warm starts.
 """
 
+import inspect
+import typing
 from importlib import import_module
 from types import ModuleType
+from typing import Any
 
 from schedbench.errors import UserInputError
+from schedbench.model import family_module
 from schedbench.result import Result
 from schedbench.solvers import settings
 
-SOLVERS = ("cpsat", "milp", "portfolio")  # portfolio: P||Cmax problems only
+
+def family_solver(family: str) -> ModuleType:
+    """``schedbench.solvers.<family>`` (an unknown family is an error)."""
+    family_module(family)
+    return import_module(f"schedbench.solvers.{family}")
 
 
 def backend(solver: str, family: str) -> ModuleType:
@@ -20,33 +32,34 @@ def backend(solver: str, family: str) -> ModuleType:
     return import_module(f"schedbench.solvers.{solver}.{family}")
 
 
-def solve(instance, objective: str | None = None, solver: str = "cpsat",
-          time_limit: float | None = None, formulation: str = "default") -> Result:
-    from schedbench.model import family_module
-    from schedbench.solvers import campaign, dssp, knapsack, mosp, pcmax, three_partition, workflow
+def solve_options(family: str) -> dict[str, Any]:
+    """The options ``family``'s solve takes: name -> annotation."""
+    function = family_solver(family).solve
+    hints = typing.get_type_hints(function)
+    names = list(inspect.signature(function).parameters)[4:]
+    return {name: hints.get(name, Any) for name in names}
 
+
+def solve(instance, objective: str | None = None, solver: str | None = None,
+          time_limit: float | None = None, **options: Any) -> Result:
+    """Solve ``instance`` exactly, or return the best schedule and the
+    certified bound within ``time_limit`` seconds; ``solver`` defaults to the
+    family's strongest measured backend."""
+    module = family_solver(instance.family)
     objectives = family_module(instance.family).OBJECTIVES
     objective = objective or objectives[0]
     if objective not in objectives:
         raise UserInputError("--objective", f"{objective!r} is not an objective of family {instance.family} "
                                             f"(known: {', '.join(objectives)})")
-    if solver not in SOLVERS:
-        raise UserInputError("--solver", f"unknown solver {solver!r} (known: {', '.join(SOLVERS)})")
+    solver = solver or module.DEFAULT_SOLVER
+    if solver not in module.BACKENDS:
+        raise UserInputError("--solver", f"{instance.family} takes {', '.join(module.BACKENDS)}, not {solver!r}")
     if time_limit is not None and time_limit <= 0:
         raise UserInputError("--time-limit", f"must be > 0, got {time_limit}")
+    known = solve_options(instance.family)
+    for name in options:
+        if name not in known:
+            raise UserInputError(f"options.{name}", f"{instance.family} solve takes "
+                                                    f"{', '.join(known) or 'no options'}, not {name!r}")
     limit = settings.DEFAULT_TIME_LIMIT if time_limit is None else time_limit
-    if instance.family == "pcmax":
-        return pcmax.solve(instance, objective, solver, limit)
-    if solver == "portfolio" and objective != "unconstrained-makespan":
-        raise UserInputError("--solver", "the portfolio is for P||Cmax problems; other models take cpsat or milp")
-    if instance.family == "mosp":
-        return mosp.solve(instance, objective, solver, limit)
-    if instance.family == "three_partition":
-        return three_partition.solve(instance, solver, limit)
-    if instance.family == "knapsack":
-        return knapsack.solve(instance, solver, limit)
-    if instance.family == "dssp":
-        return dssp.solve(instance, solver, limit)
-    if instance.family == "workflow":
-        return workflow.solve(instance, solver, limit)
-    return campaign.solve(instance, objective, solver, limit, formulation)
+    return module.solve(instance, objective, solver, limit, **options)

@@ -21,6 +21,12 @@ from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
 from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods
 
 
+BACKENDS = ("cpsat", "milp")
+#: CP-SAT and CBC prove every stress instance (bench/optimality_stress.py);
+#: CP-SAT runs in-process, CBC as a subprocess.
+DEFAULT_SOLVER = "cpsat"
+
+
 def dantzig_bound(weights: Sequence[int], profits: Sequence[int], capacity: int) -> Fraction:
     """The LP relaxation's optimum (Dantzig 1957): items by profit per unit
     of weight, the last one fractional. Exact and checkable."""
@@ -32,7 +38,7 @@ def dantzig_bound(weights: Sequence[int], profits: Sequence[int], capacity: int)
     return total
 
 
-def solve(instance, solver: str, time_limit: float) -> Result:
+def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     began = time.monotonic()
     from schedbench.solvers import backend
 

@@ -16,7 +16,12 @@ from schedbench.result import FEASIBLE, INFEASIBLE, UNKNOWN, Result
 from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods
 
 
-def solve(instance, solver: str, time_limit: float) -> Result:
+BACKENDS = ("cpsat", "milp")
+#: Both decide every stress instance (bench/optimality_stress.py); CP-SAT runs in-process.
+DEFAULT_SOLVER = "cpsat"
+
+
+def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     began = time.monotonic()
     from schedbench.solvers import backend
 

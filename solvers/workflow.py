@@ -121,7 +121,13 @@ def _schedule(solution: list[int]) -> WorkflowSchedule:
     return WorkflowSchedule(tuple(solution[:n]), tuple(solution[n:]))
 
 
-def solve(instance: WorkflowInstance, solver: str, time_limit: float) -> Result:
+BACKENDS = ("cpsat", "milp")
+#: The strongest measured: the time-indexed MILP refuses models above 100,000
+#: start variables and is slower below (bench/optimality_stress.py).
+DEFAULT_SOLVER = "cpsat"
+
+
+def solve(instance: WorkflowInstance, objective: str, solver: str, time_limit: float) -> Result:
     """Minimise max-SLR exactly with ``solver`` (cpsat or milp) within
     ``time_limit`` seconds; on a time limit, the best schedule and the proven bound."""
     from schedbench.solvers import backend

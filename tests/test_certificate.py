@@ -37,11 +37,12 @@ CONFIRMING_MODULES = ("pcmax", "mosp", "ratio", "campaign", "dssp", "knapsack", 
 
 
 def test_the_issue_instance_is_optimal_28_on_every_run(tmp_path, monkeypatch):
-    """It printed "optimal 29" once in three runs with 2 CP-SAT workers."""
+    """It printed "optimal 29" once in three runs with 2 CP-SAT workers and
+    --time-limit 10 (here 20: a slow machine must not make it "feasible")."""
     path = write_json(tmp_path, "mosp.json", ISSUE_INSTANCE)
     monkeypatch.setenv("SCHEDBENCH_CPSAT_WORKERS", "2")
     for _ in range(3):
-        out = run_cli("solve", path, "--time-limit", "10", "--json")
+        out = run_cli("solve", path, "--time-limit", "20", "--json")
         assert out.returncode == 0, out.stderr
         result = json.loads(out.stdout)
         assert (result["status"], result["objective"], result["bound"]) == ("optimal", 28, 28)
@@ -166,7 +167,9 @@ def _better_or_equal(family: str, bound: Fraction, optimum: Fraction) -> bool:
 def test_proof_is_in_every_optimal_json(tmp_path):
     path = write_json(tmp_path, "pcmax.json", {"family": "pcmax", "format_version": 1, "machines": 3,
                                                 "jobs": [23, 29, 24, 24, 14, 19, 9, 6]})
-    result = json.loads(run_cli("solve", path, "--json", "--time-limit", "10").stdout)
+    result = json.loads(run_cli("solve", path, "--json", "--time-limit", "10").stdout)  # the portfolio
+    assert result["status"] == "optimal" and result["objective"] == 51 and result["proof"] == ["arcflow-lp-dual"]
+    result = json.loads(run_cli("solve", path, "--json", "--time-limit", "10", "--solver", "cpsat").stdout)
     assert result["status"] == "optimal" and result["objective"] == 51
     assert len(result["proof"]) == 2 and result["proof"][0] != result["proof"][1]
 

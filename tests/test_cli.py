@@ -51,10 +51,16 @@ def test_heuristic_json_and_validate_round_trip(tmp_path):
     (["solve", "{path}", "--solver", "gurobi"], "--solver"),
     (["solve", "{path}", "--time-limit", "-1"], "--time-limit"),
     (["solve", "{path}", "--time-limit", "abc"], "--time-limit"),
-    (["solve", "{path}", "--formulation", "xyz", "--solver", "milp"], "--formulation"),
+    (["solve", "{path}", "-o", "formulation=xyz", "--solver", "milp"], "options.formulation"),
+    (["solve", "{path}", "-o", "formulation"], "--option"),
+    (["solve", "{path}", "-o", "depth=3"], "options.depth"),
     (["solve", "{missing}"], "cannot read"),
     (["heuristic", "nope", "{path}"], "NAME"),
-    (["heuristic", "ostrich", "{path}", "--inner", "mlpt"], "--inner"),
+    (["heuristic", "ostrich", "{path}", "-o", "inner=mlpt"], "inner"),
+    (["heuristic", "fcfs", "{path}", "-o", "seed=3"], "options.seed"),
+    (["generate", "nope"], "GENERATOR"),
+    (["generate", "faircamp", "--users", "0"], "--users"),
+    (["generate", "faircamp", "--colour", "red"], "--colour"),
     (["solve", "{bad}"], "users[0].campaigns[0].jobs[0]"),
     (["solve", "{notjson}"], "not valid JSON"),
     (["validate", "{path}", "{notjson}"], "not valid JSON"),
@@ -86,6 +92,6 @@ def test_generate_is_byte_for_byte_reproducible(tmp_path):
 
 
 def test_help_explains_each_command():
-    for command in ("solve", "heuristic", "validate", "generate", "bounds", "run", "table", "report"):
+    for command in ("solve", "heuristic", "validate", "generate", "claims", "bounds", "run", "table", "report"):
         out = run_cli(command, "--help")
         assert out.returncode == 0 and "Usage" in out.stdout

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from schedbench.bench import families
+from schedbench import families
 from schedbench.bench.corpus import (BACKENDS, CHEAP_BOUND, Disagreement, Entry, Evidence, certify, corpus_dir,
                                      default_table, load, merge, read_table)
 from schedbench.cli import cli
@@ -122,8 +122,8 @@ def _planted(monkeypatch, wrong):
 
     real = solvers.solve
 
-    def solve(instance, objective=None, solver="cpsat", time_limit=None, formulation="default"):
-        result = real(instance, objective, solver, time_limit, formulation)
+    def solve(instance, objective=None, solver=None, time_limit=None, **options):
+        result = real(instance, objective, solver, time_limit, **options)
         return wrong(instance, result) if solver == "milp" else result
 
     monkeypatch.setattr(solvers, "solve", solve)

@@ -1,4 +1,4 @@
-"""The family door (bench/families.py): every family's generators, heuristics,
+"""The family registry (schedbench/families.py): every family's generators, heuristics,
 options, objectives, bounds, metrics and Gantt bars, reached through the
 door only, as the experiment harness reaches them."""
 
@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from schedbench.bench import families
+from schedbench import families
 from schedbench.errors import NotProven, UserInputError
 from schedbench.model import FAMILIES, instance_to_json, parse_instance, schedule_from_json
 from schedbench.model.workflow import Network

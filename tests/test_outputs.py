@@ -326,7 +326,7 @@ def test_screenshot_of_a_blank_page_fails(tmp_path, capsys):
 
 
 def test_gantt_of_a_hand_made_pcmax_schedule(tmp_path):
-    from schedbench.bench.families import gantt_bars
+    from schedbench.families import gantt_bars
     from schedbench.model import load_instance, load_schedule
 
     instance = write_json(tmp_path, "i.json", {"family": "pcmax", "format_version": 1, "machines": 2,
@@ -344,7 +344,7 @@ def test_gantt_of_a_hand_made_pcmax_schedule(tmp_path):
 
 def test_gantt_of_a_stored_cell(tmp_path):
     from schedbench.bench.cells import instance_hash
-    from schedbench.bench.families import generators
+    from schedbench.families import generators
     from schedbench.model import schedule_to_json
     from schedbench.schedule import Schedule, back_to_back
 

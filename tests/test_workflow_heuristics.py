@@ -204,21 +204,22 @@ def test_pslr_is_starvation_free_where_srtf_and_lrtf_starve():
 def test_heuristic_command_with_network_and_estimates(tmp_path):
     inst = small_workload(3)
     path = write_json(tmp_path, "w.json", instance_to_json(inst))
-    out = run_cli("heuristic", "pslr", path, "--json", "--ccr", "1/5", "--estimate", "log:10", "--seed", "2")
+    out = run_cli("heuristic", "pslr", path, "--json", "-o", "ccr=1/5", "-o", "estimate=log:10", "-o", "seed=2")
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
     assert result["schedule"]["network"] == {"ccr": [1, 5], "exponent": -1}
     assert Fraction(*result["metrics"]["max_slr_fraction"]) >= 1
     schedule = write_json(tmp_path, "s.json", result)
     assert run_cli("validate", path, schedule).returncode == 0
-    for bad in (("--ccr", "0"), ("--estimate", "normal:x"), ("--estimate", "log:0"), ("--estimate", "normal:inf"),
-                ("--estimate", "log:10000000000000000000"), ("--network-exponent", "3"),
-                ("--ccr", "1/2", "--network-exponent", "99")):
-        out = run_cli("heuristic", "pslr", path, *bad)
-        assert out.returncode == 2 and bad[-2] in out.stderr and "Traceback" not in out.stderr, out.stderr
+    for bad in (("ccr=0",), ("estimate=normal:x",), ("estimate=log:0",), ("estimate=normal:inf",),
+                ("estimate=log:10000000000000000000",), ("network_exponent=3",),
+                ("ccr=1/2", "network_exponent=99")):
+        out = run_cli("heuristic", "pslr", path, *(a for option in bad for a in ("-o", option)))
+        field = "options." + bad[-1].partition("=")[0]
+        assert out.returncode == 2 and field in out.stderr and "Traceback" not in out.stderr, out.stderr
     out = run_cli("heuristic", "lpt", write_json(tmp_path, "p.json", {"family": "pcmax", "format_version": 1,
-                                                                       "machines": 2, "jobs": [1]}), "--ccr", "1/2")
-    assert out.returncode == 2 and "--ccr" in out.stderr
+                                                                       "machines": 2, "jobs": [1]}), "-o", "ccr=1/2")
+    assert out.returncode == 2 and "options.ccr" in out.stderr
     out = run_cli("generate", "starvation-stream", "--lone", "wide", "--length", "20")
     assert out.returncode == 0 and parse_instance(json.loads(out.stdout)).clusters[0].cores == 2
     schedule_json = schedule_to_json(inst, simulate(inst, "srtf"))

@@ -34,7 +34,7 @@ class DsspCase:
         """Proven by the model alone: the paper's bound is one of the claims checked."""
         from schedbench.solvers.dssp import solve
 
-        result = solve(self.instance, self.solver, self.time_limit, trust_bound=False)
+        result = solve(self.instance, "reward", self.solver, self.time_limit, trust_bound=False)
         if result.status != OPTIMAL:
             raise NotProven("reward")
         if validate(self.instance, result.schedule):

@@ -1,11 +1,35 @@
 """Exact metrics of schedules (``fractions.Fraction``; floats only for display).
 
-Each family's module offers ``objective``, ``lower_bound``, ``METRICS`` and
-``gantt_bars`` (see ``schedbench.bench.families``).
+Each family's module offers ``objective``, ``lower_bound``, ``METRICS``,
+``gantt_bars`` and, where the family has heuristics, ``summary`` (a
+schedule's metrics as JSON, what ``schedbench heuristic`` prints); see
+``schedbench.families``.
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
+
+
+def number(value: Fraction | int | None) -> int | float | None:
+    """A JSON number: an int when the value is integral, else a float (display only)."""
+    if value is None:
+        return None
+    value = Fraction(value)
+    return value.numerator if value.denominator == 1 else float(value)
+
+
+def fraction(value: Fraction | int) -> list[int]:
+    """An exact value as JSON: [numerator, denominator]."""
+    value = Fraction(value)
+    return [value.numerator, value.denominator]
+
+
+def exact(name: str, value: Fraction | int | None) -> dict:
+    """``name`` (display number) and ``name_fraction`` (exact) of one value."""
+    if value is None:
+        return {name: None, f"{name}_fraction": None}
+    return {name: number(value), f"{name}_fraction": fraction(value)}
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from schedbench.errors import NotProven
-from schedbench.metrics import Bar, machine_bars
+from schedbench.metrics import Bar, exact, fraction, machine_bars, number
 from schedbench.metrics.pcmax import fractional_lower_bound, makespan
 from schedbench.schedule import Schedule
 
@@ -123,3 +123,29 @@ METRICS = {
 def gantt_bars(instance, schedule: Schedule) -> list[Bar]:
     owner = [u for u in range(instance.n_users) for _ in instance.user_slice(u)]
     return machine_bars(instance.lengths, schedule, lambda j: f"user {owner[j]}")
+
+
+def summary(instance, schedule: Schedule, heuristic: str | None, time_limit: float) -> dict:
+    """Per-campaign and per-user metrics plus every objective, exact;
+    max-user-stretch only when every F_u* is proven within ``time_limit``."""
+    from schedbench.solvers.campaign import optimal_user_flows
+
+    optimal_flows = optimal_user_flows(instance, "cpsat", time_limit)
+    times, stretches = campaign_times(instance, schedule), campaign_stretches(instance, schedule)
+    flows = user_flows(instance, schedule)
+    users = []
+    for u, (row, srow) in enumerate(zip(times, stretches)):
+        entry: dict = {"flow": flows[u], "campaigns": [
+            {"submission": t.submission, "completion": t.completion, "flow": t.flow, **exact("stretch", s)}
+            for t, s in zip(row, srow)]}
+        if optimal_flows is not None:
+            entry["optimal_flow"] = optimal_flows[u]
+            entry.update(exact("stretch", Fraction(flows[u], optimal_flows[u])))
+        users.append(entry)
+    objectives = {}
+    for name in ("sum-user-flow", "max-campaign-stretch") + (("max-user-stretch",) if optimal_flows else ()):
+        value = objective_value(instance, schedule, name, optimal_flows)
+        objectives[name] = {"value": number(value), "fraction": fraction(value)}
+    if instance.n_users == 1:
+        objectives["user-flow"] = {"value": flows[0], "fraction": [flows[0], 1]}
+    return {"makespan": makespan(instance.lengths, schedule), "users": users, "objectives": objectives}

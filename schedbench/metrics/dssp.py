@@ -3,7 +3,7 @@ the deadline, and the quantities of the paper's analysis."""
 
 from fractions import Fraction
 
-from schedbench.metrics import Bar, machine_bars
+from schedbench.metrics import Bar, exact, machine_bars
 from schedbench.schedule import Schedule
 
 
@@ -55,3 +55,14 @@ METRICS = {"completed-jobs": lambda instance, schedule: len(completed_jobs(insta
 def gantt_bars(instance, schedule: Schedule) -> list[Bar]:
     """The tasks that run, on processors P1..PP, coloured by job."""
     return machine_bars(instance.lengths, schedule, lambda t: f"job {instance.job_of_task[t]}", row="P")
+
+
+def summary(instance, schedule: Schedule, heuristic: str | None, time_limit: float) -> dict:
+    """The reward and the jobs that earn it, against the paper's upper bound
+    (the knapsack value at r = 1) and its LP relaxation."""
+    from schedbench.solvers.dssp import knapsack_bound, lp_bound
+
+    value, bound, relaxed = reward(instance, schedule), knapsack_bound(instance), lp_bound(instance)
+    return {"reward": value, "completed_jobs": completed_jobs(instance, schedule), "knapsack_bound": bound,
+            **exact("lp_bound", relaxed),
+            **exact("ratio_to_knapsack_bound", Fraction(value, bound) if bound else None)}

@@ -38,3 +38,8 @@ METRICS = {"weight": lambda instance, selected: instance.weight_of(selected)}
 def gantt_bars(instance, selected) -> list[Bar]:
     """A selection has no time axis."""
     return []
+
+
+def summary(instance, selected, heuristic: str | None, time_limit: float) -> dict:
+    """The selection's profit and weight."""
+    return {"profit": instance.profit_of(selected), "weight": instance.weight_of(selected)}

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from schedbench.errors import UserInputError
-from schedbench.metrics import Bar, machine_bars
+from schedbench.metrics import Bar, exact, machine_bars
 from schedbench.metrics.pcmax import fractional_lower_bound
 from schedbench.schedule import Schedule
 
@@ -115,3 +115,25 @@ METRICS = {"makespan": makespan, "jain-index": jain_index,
 
 def gantt_bars(instance, schedule: Schedule) -> list[Bar]:
     return machine_bars(instance.lengths, schedule, lambda j: f"organization {instance.owner_of_job[j]}")
+
+
+def summary(instance, schedule: Schedule, heuristic: str | None, time_limit: float) -> dict:
+    """Exact global and fairness metrics, the heuristic's own local
+    references, and any breach of SPEC's references (ref_k). Stretch needs
+    every C^(k)alone proven within ``time_limit``; otherwise it is null and
+    ``stretch_unproven`` says which optimum is missing."""
+    from schedbench.heuristics.mosp import own_references
+    from schedbench.validator import validate
+
+    value, bound = makespan(instance, schedule), lower_bound(instance)
+    makespans = local_makespans(instance, schedule)
+    try:
+        spread, unproven = stretch(instance, schedule, time_limit), {}
+    except UserInputError as exc:
+        spread, unproven = None, {"stretch_unproven": str(exc)}
+    return {"makespan": value, **exact("lower_bound", bound), **exact("ratio_to_lower_bound", value / bound),
+            "local_makespans": makespans, "sum_local_makespans": sum(makespans),
+            "local_values": local_values(instance, schedule),
+            "own_local_references": own_references(instance, heuristic) if heuristic else None,
+            **exact("stretch", spread), **unproven, **exact("jain_index", jain_index(instance, schedule)),
+            "spec_reference_violations": [str(v) for v in validate(instance, schedule)]}

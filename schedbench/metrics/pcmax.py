@@ -34,3 +34,11 @@ METRICS = {"makespan": lambda instance, schedule: makespan(instance.jobs, schedu
 
 def gantt_bars(instance, schedule: Schedule) -> list[Bar]:
     return machine_bars(instance.jobs, schedule, lambda j: f"job {j}")
+
+
+def summary(instance, schedule: Schedule, heuristic: str | None, time_limit: float) -> dict:
+    """The makespan and the best cheap lower bound (named)."""
+    from schedbench.solvers.pcmax_bounds import lower_bound as bound_of
+
+    bound, name = bound_of(instance.jobs, instance.machines)
+    return {"makespan": makespan(instance.jobs, schedule), "lower_bound": bound, "lower_bound_name": name}

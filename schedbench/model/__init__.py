@@ -1,21 +1,34 @@
-"""Instances: loading, SPEC.md validation and the family registry.
+"""Instances: loading, SPEC.md validation and the list of families.
 
-A family is a module with ``FAMILY``, ``OBJECTIVES`` (the first is the
-default), ``parse``, ``to_json``, ``schedule_to_json`` and
-``schedule_from_json``. Adding a family is one module plus one line here.
+A family is a module of this package with ``FAMILY``, ``OBJECTIVES`` (the
+first is the default), ``parse``, ``to_json``, ``schedule_to_json`` and
+``schedule_from_json``; it is found by that convention (``schedbench.families``
+says what the other folders hold), so adding one edits nothing here.
 """
 
 import json
+import pkgutil
+from importlib import import_module
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from schedbench.errors import InstanceError, ScheduleFormatError
-from schedbench.model import campaign, dssp, fields, knapsack, mosp, pcmax, three_partition, workflow
+from schedbench.model import fields
 from schedbench.schedule import Schedule
 
-FAMILIES: dict[str, ModuleType] = {m.FAMILY: m for m in (pcmax, campaign, mosp, three_partition,
-                                                                    dssp, knapsack, workflow)}
+
+def _discover() -> dict[str, ModuleType]:
+    """Every module of this package that defines ``FAMILY``, by module name."""
+    found = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        module = import_module(f"{__name__}.{info.name}")
+        if hasattr(module, "FAMILY"):
+            found[module.FAMILY] = module
+    return found
+
+
+FAMILIES: dict[str, ModuleType] = _discover()
 
 
 def family_module(name: str) -> ModuleType:

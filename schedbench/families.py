@@ -1,20 +1,30 @@
-"""The family door: the harness reaches a family only through these functions.
+"""The family registry: every door (the command line, the harness, the
+reports, the claims) reaches a family only through these functions.
 
 Each finds the family's pieces by module convention, so a new family plugs
-in by adding its modules, never by editing the harness:
+in by adding one module per folder, never by editing a shared file:
 
-- ``schedbench.model.<family>``: ``OBJECTIVES`` (first = default) and,
-  where an objective is maximised, ``MAXIMIZED``;
+- ``schedbench.model.<family>``: ``FAMILY``, ``OBJECTIVES`` (first =
+  default), ``parse`` and the JSON converters, and, where an objective is
+  maximised, ``MAXIMIZED``;
+- ``schedbench.validator.<family>``: ``check``;
 - ``schedbench.instances.<module>``: ``GENERATORS`` (name -> generator);
-- ``schedbench.heuristics.<family>``: ``HEURISTICS`` and, optionally,
-  ``options(instance, raw)`` (raw option values -> keyword arguments) and
-  ``violations(instance, schedule, objective, heuristic)`` (a heuristic
-  checked against its own references instead of SPEC's);
+- ``schedbench.heuristics.<family>`` (optional): ``HEURISTICS`` and,
+  optionally, ``options(instance, raw)`` (raw option values -> keyword
+  arguments) and ``violations(instance, schedule, objective, heuristic)``
+  (a heuristic checked against its own references instead of SPEC's);
+- ``schedbench.solvers.<family>``: ``BACKENDS``, ``DEFAULT_SOLVER`` and
+  ``solve(instance, objective, solver, time_limit, **options)``;
 - ``schedbench.metrics.<family>``: ``objective(instance, schedule, name,
-  time_limit)``, ``lower_bound(instance, name)``, ``METRICS`` and
-  ``gantt_bars(instance, schedule)``.
+  time_limit)``, ``lower_bound(instance, name)``, ``METRICS``,
+  ``gantt_bars(instance, schedule)`` and, with heuristics,
+  ``summary(instance, schedule, heuristic, time_limit)``;
+- ``schedbench.claims.<family>_run`` (optional): the claims ledger.
+
+``tests/test_families.py`` checks every family against this contract.
 """
 
+import inspect
 import pkgutil
 from collections.abc import Callable
 from fractions import Fraction
@@ -25,7 +35,8 @@ from typing import Any
 from schedbench.errors import UserInputError
 from schedbench.heuristics import module_of, registry
 from schedbench.metrics import Bar
-from schedbench.model import family_module
+from schedbench.model import FAMILIES, family_module
+from schedbench.solvers import family_solver
 from schedbench.schedule import Schedule
 from schedbench.validator import Violation, validate
 
@@ -44,6 +55,35 @@ def generators() -> dict[str, Callable[..., Any]]:
     return out
 
 
+def names() -> tuple[str, ...]:
+    """Every family, as found in ``schedbench.model``."""
+    return tuple(FAMILIES)
+
+
+def backends(family: str) -> tuple[str, ...]:
+    """The exact solvers ``family`` takes, its default first."""
+    module = family_solver(family)
+    return (module.DEFAULT_SOLVER, *(b for b in module.BACKENDS if b != module.DEFAULT_SOLVER))
+
+
+def ledger(family: str) -> ModuleType | None:
+    """``schedbench.claims.<family>_run``, or None when the family has no claims ledger."""
+    family_module(family)
+    name = f"schedbench.claims.{family}_run"
+    try:
+        return import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise
+        return None
+
+
+def summary(instance, schedule: Schedule, heuristic: str | None, time_limit: float) -> dict[str, Any]:
+    """A schedule's metrics as JSON (exact values as [num, den]), what
+    ``schedbench heuristic`` prints."""
+    return _metrics_module(instance.family).summary(instance, schedule, heuristic, time_limit)
+
+
 def heuristics(family: str) -> dict[str, Callable[..., Schedule]]:
     family_module(family)  # an unknown family is an error, not an empty registry
     return registry(family)
@@ -58,6 +98,18 @@ def heuristic_options(family: str, instance, raw: dict) -> dict[str, Any]:
             raise UserInputError(f"options.{next(iter(raw))}", f"{family} heuristics take no options")
         return {}
     return convert(instance, dict(raw))
+
+
+def heuristic_arguments(family: str, name: str, instance, raw: dict) -> dict[str, Any]:
+    """``heuristic_options`` bound to heuristic ``name``'s own parameters: an
+    option the family knows but this heuristic does not take (``r`` for the
+    priority baseline) is refused, naming it."""
+    converted = heuristic_options(family, instance, raw)
+    try:
+        inspect.signature(heuristics(family)[name]).bind(instance, **converted)
+    except TypeError:
+        raise UserInputError("options", f"{name} takes no option {', '.join(sorted(raw))}") from None
+    return converted
 
 
 def objectives(family: str) -> tuple[str, ...]:
