@@ -41,7 +41,7 @@ def before(lengths: Sequence[int], machines: int, time_limit: float) -> bool:
     lower, upper = cheap_bounds(lengths, machines)
     if lower == upper:
         return True
-    status, _, _ = assignment(lengths, machines, lower, upper, time_limit)
+    status, _, _ = assignment(lengths, machines, lower, upper, time.monotonic() + time_limit)
     return status == "optimal"
 
 

@@ -12,6 +12,8 @@ moves it to its next free time without building tuples. That keeps
 placement near the speed of bare ``heapq``.
 """
 
+import math
+import time
 from collections.abc import Callable, Sequence
 from heapq import heapify, heapreplace
 
@@ -86,18 +88,28 @@ def mlpt(lengths: Sequence[int], ready: Sequence[int]) -> Placement:
 
 def first_fit_decreasing(lengths: Sequence[int], machines: int, capacity: int) -> list[int] | None:
     """FFD bin packing into ``machines`` bins of size ``capacity``: the bin of
-    each job, or None when some job fits in no bin."""
-    loads = [0] * machines
+    each job, or None when some job fits in no bin. The first bin with room
+    is found in O(log m) by descending a tree of the bins' largest free
+    space (a leaf per bin), so a pass costs O(n log m), not O(n m)."""
+    size = 1 << max(machines - 1, 0).bit_length()
+    free = [0] * (2 * size)  # free[node]: the most free space of a bin below node
+    free[size:size + machines] = [capacity] * machines
+    for node in range(size - 1, 0, -1):
+        free[node] = max(free[2 * node], free[2 * node + 1])
     machine_of = [0] * len(lengths)
     for j in sorted(range(len(lengths)), key=lambda j: -lengths[j]):
         p = lengths[j]
-        for q in range(machines):
-            if loads[q] + p <= capacity:
-                loads[q] += p
-                machine_of[j] = q
-                break
-        else:
+        if free[1] < p:
             return None
+        node = 1
+        while node < size:  # the leftmost child with room: first fit
+            node = 2 * node if free[2 * node] >= p else 2 * node + 1
+        machine_of[j] = node - size
+        free[node] -= p
+        node //= 2
+        while node:
+            free[node] = max(free[2 * node], free[2 * node + 1])
+            node //= 2
     return machine_of
 
 
@@ -143,11 +155,13 @@ def best_split(lengths: Sequence[int]) -> tuple[list[int], int]:
     return side, target
 
 
-def improve(lengths: Sequence[int], machine_of: Sequence[int], machines: int, rounds: int | None = None) -> list[int]:
+def improve(lengths: Sequence[int], machine_of: Sequence[int], machines: int, rounds: int | None = None,
+            deadline: float = math.inf) -> list[int]:
     """Pairwise re-partition local search: the most loaded machine and another
     one (least loaded first) split their jobs optimally between them
     (subset-sum DP) whenever that lowers the larger of the two loads; stops
-    at a local optimum or after ``rounds`` moves (default 20 m)."""
+    at a local optimum, after ``rounds`` moves (default 20 m) or at
+    ``deadline`` (``time.monotonic()``)."""
     machine_of = list(machine_of)
     jobs: list[list[int]] = [[] for _ in range(machines)]
     loads = [0] * machines
@@ -157,8 +171,8 @@ def improve(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ro
     for _ in range(rounds or 20 * machines):
         top = max(range(machines), key=loads.__getitem__)
         for q in sorted(range(machines), key=loads.__getitem__):
-            if loads[q] >= loads[top] - 1:
-                return machine_of  # no pair with top can lower it: local optimum
+            if loads[q] >= loads[top] - 1 or time.monotonic() > deadline:
+                return machine_of  # no pair with top can lower it (a local optimum), or no time left
             pool = jobs[top] + jobs[q]
             side, low = best_split([lengths[j] for j in pool])
             total = loads[top] + loads[q]

@@ -68,14 +68,19 @@ def _makespan(machine_of, lengths) -> int:
     return max(loads.values())
 
 
-def upper_bound(lengths: tuple[int, ...], machines: int) -> tuple[list[int], str]:
-    """Best of LPT and MULTIFIT after local search: (machine of each job, name)."""
+def upper_bound(lengths: tuple[int, ...], machines: int, lower: int = 0,
+                deadline: float = float("inf")) -> tuple[list[int], str]:
+    """Best of LPT and MULTIFIT after local search: (machine of each job,
+    name). The search is skipped when a rule already meets ``lower`` (with
+    n <= m, LPT always does) and stops at ``deadline``."""
     candidates = []
     for name, rule in (("lpt", lpt), ("multifit", multifit)):
         machine_of = rule(lengths, [0] * machines)[0]
         candidates.append((_makespan(machine_of, lengths), name, machine_of))
+        if candidates[-1][0] <= lower:
+            return machine_of, name
     value, name, machine_of = min(candidates, key=lambda c: c[0])
-    better = improve(lengths, machine_of, machines)
+    better = improve(lengths, machine_of, machines, deadline=deadline)
     if _makespan(better, lengths) < value:
         return better, name + "+search"
     return machine_of, name
@@ -123,9 +128,9 @@ def pcmax_optimum(lengths: tuple[int, ...], machines: int, solver: str = "cpsat"
         raise UserInputError("--solver", f"unknown P||Cmax solver {solver!r} (known: {', '.join(BACKENDS)})")
     began = time.monotonic()
     deadline, search_end = began + time_limit, began + SEARCH_SHARE * time_limit
-    best, heuristic = upper_bound(lengths, machines)
+    lower, name = lower_bound(lengths, machines)
+    best, heuristic = upper_bound(lengths, machines, lower, began + time_limit / 4)
     upper = _makespan(best, lengths)
-    lower, name = lower_bound(lengths, machines, upper)
     search = _Search(lengths, machines, best, upper, heuristic, lower, (name,))
     if search.lower >= search.upper:
         search.method = "bounds"
@@ -134,6 +139,18 @@ def pcmax_optimum(lengths: tuple[int, ...], machines: int, solver: str = "cpsat"
     if search.claimed > search.lower:
         _confirm(search, deadline)
     return search.answer()
+
+
+def pcmax_optima(problems: list[tuple[tuple[int, ...], int]], solver: str, time_limit: float) -> list[PcmaxSolution]:
+    """``pcmax_optimum`` of every (lengths, machines) within one budget of
+    ``time_limit`` seconds in all: each gets an equal share of what is left,
+    so the time an easy one does not use goes to the next."""
+    deadline = time.monotonic() + time_limit
+    out = []
+    for done, (lengths, machines) in enumerate(problems):
+        share = max(deadline - time.monotonic(), 0.01) / (len(problems) - done)
+        out.append(pcmax_optimum(lengths, machines, solver, share))
+    return out
 
 
 def _search(search: _Search, solver: str, stop_at: float) -> None:
@@ -164,7 +181,7 @@ def _search(search: _Search, solver: str, stop_at: float) -> None:
     from schedbench.solvers.cpsat.pcmax import minimize
 
     floor = max(search.lower, search.claimed)
-    status, machine_of, bound = minimize(lengths, machines, floor, search.upper - 1, stop_at - time.monotonic())
+    status, machine_of, bound = minimize(lengths, machines, floor, search.upper - 1, stop_at)
     if machine_of is not None:
         search.improve(machine_of, "cpsat")
     if status in ("optimal", INFEASIBLE):  # infeasible: nothing below the incumbent
@@ -188,7 +205,7 @@ def _confirm(search: _Search, deadline: float) -> None:
         from schedbench.solvers.cpsat.pcmax import minimize
 
         with confirming():
-            status, machine_of, _ = minimize(lengths, machines, search.lower, capacity, seconds)
+            status, machine_of, _ = minimize(lengths, machines, search.lower, capacity, time.monotonic() + seconds)
         return status, machine_of
 
     methods: list[tuple[str, Callable[[float], tuple[str, object]]]] = [

@@ -138,7 +138,7 @@ def test_cpsat_counts_model_against_brute_force():
         lengths = tuple(rng.randint(2, 4) for _ in range(n))
         assert 2 * len(set(lengths)) <= len(lengths)
         optimum = _brute_force(lengths, m)
-        status, machine_of, bound = minimize(lengths, m, 1, sum(lengths), 20)
+        status, machine_of, bound = minimize(lengths, m, 1, sum(lengths), time.monotonic() + 20)
         assert status == "optimal" and bound == optimum
         assert validate(PcmaxInstance(m, lengths), Schedule(tuple(machine_of), tuple(back_to_back(machine_of, lengths)))) == []
         loads = [sum(p for p, q in zip(lengths, machine_of) if q == k) for k in range(m)]

@@ -1,13 +1,17 @@
 """CP-SAT for P||Cmax as bin packing, minimising the makespan between bounds.
 
-Jobs of equal length are interchangeable, so the model counts them:
+Jobs of equal length are interchangeable, so the counts model counts them:
 y[s][q] = how many jobs of length s machine q runs (0..min(count, C // s)),
 every length fully placed, every machine's load <= C. Machines are
 interchangeable, so their loads are ordered non-increasingly (and the
 longest job is on machine 0), which removes the m! relabellings.
-A hint (a heuristic's schedule) starts the search.
+
+Both models are built against a ``deadline`` (``time.monotonic()``): past
+``MAX_VARIABLES`` variables, or once the deadline passes while building,
+the answer is "unknown" rather than a late one.
 """
 
+import time
 from collections import Counter
 from collections.abc import Sequence
 
@@ -15,9 +19,14 @@ from ortools.sat.python import cp_model
 
 from schedbench.solvers.cpsat import run
 
+#: Variables beyond which no model is built (building one costs about 10 s
+#: per million variables in Python, before any search).
+MAX_VARIABLES = 200_000
 
-def minimize(lengths: Sequence[int], machines: int, lower: int, upper: int, time_limit: float,
-             hint: Sequence[int] | None = None) -> tuple[str, list[int] | None, int | None]:
+Answer = tuple[str, list[int] | None, int | None]
+
+
+def minimize(lengths: Sequence[int], machines: int, lower: int, upper: int, deadline: float) -> Answer:
     """(status, machine of each job or None, proven lower bound or None) for a
     makespan in [lower, upper]; 'infeasible' means no schedule within upper.
 
@@ -25,13 +34,18 @@ def minimize(lengths: Sequence[int], machines: int, lower: int, upper: int, time
     jobs, as in the OStrich workload): the assignment model, which proves
     more of them (measured in bench/campaign_optima.py)."""
     if 2 * len(set(lengths)) > len(lengths):
-        return assignment(lengths, machines, lower, upper, time_limit, hint)
+        return assignment(lengths, machines, lower, upper, deadline)
     counts = Counter(lengths)
     sizes = sorted(counts, reverse=True)
+    if len(sizes) * machines > MAX_VARIABLES:
+        return "unknown", None, None
     model = cp_model.CpModel()
-    y = {(s, q): model.new_int_var(0, min(counts[s], upper // s), f"y{s}_{q}")
-         for s in sizes for q in range(machines)}
+    y = {}
     for s in sizes:
+        if time.monotonic() > deadline:
+            return "unknown", None, None
+        for q in range(machines):
+            y[s, q] = model.new_int_var(0, min(counts[s], upper // s), f"y{s}_{q}")
         model.add(sum(y[s, q] for q in range(machines)) == counts[s])
     makespan = model.new_int_var(lower, upper, "makespan")
     loads = []
@@ -41,15 +55,9 @@ def minimize(lengths: Sequence[int], machines: int, lower: int, upper: int, time
         loads.append(load)
     for q in range(machines - 1):
         model.add(loads[q] >= loads[q + 1])
-    if hint is not None:
-        per_machine = Counter((hint[j], p) for j, p in enumerate(lengths))
-        order = sorted(range(machines), key=lambda q: -sum(p * c for (h, p), c in per_machine.items() if h == q))
-        for rank, q in enumerate(order):
-            for s in sizes:
-                model.add_hint(y[s, rank], per_machine.get((q, s), 0))
     model.minimize(makespan)
     keys = list(y)
-    outcome = run(model, time_limit, [y[k] for k in keys])
+    outcome = run(model, deadline - time.monotonic(), [y[k] for k in keys])
     if outcome.solution is None:
         return outcome.status, None, None
     free: dict[int, list[int]] = {}
@@ -58,27 +66,25 @@ def minimize(lengths: Sequence[int], machines: int, lower: int, upper: int, time
     return outcome.status, [free[p].pop() for p in lengths], outcome.bound
 
 
-def assignment(lengths: Sequence[int], machines: int, lower: int, upper: int, time_limit: float,
-               hint: Sequence[int] | None = None) -> tuple[str, list[int] | None, int | None]:
+def assignment(lengths: Sequence[int], machines: int, lower: int, upper: int, deadline: float) -> Answer:
     """x[j][q] = job j on machine q, jobs by non-increasing length and job j
     only on machines 0..j: any schedule can be relabelled so that machine q
     is the q-th one to receive a job, which removes the m! relabellings."""
     order = sorted(range(len(lengths)), key=lambda j: -lengths[j])
+    if sum(min(rank + 1, machines) for rank in range(len(order))) > MAX_VARIABLES:
+        return "unknown", None, None
     model = cp_model.CpModel()
-    x = [[model.new_bool_var("") for _ in range(min(rank + 1, machines))] for rank in range(len(order))]
-    for row in x:
-        model.add_exactly_one(row)
+    x = []
+    for rank in range(len(order)):
+        if rank % 256 == 0 and time.monotonic() > deadline:
+            return "unknown", None, None
+        x.append([model.new_bool_var("") for _ in range(min(rank + 1, machines))])
+        model.add_exactly_one(x[-1])
     makespan = model.new_int_var(lower, upper, "makespan")
     for q in range(machines):
         model.add(sum(lengths[order[r]] * row[q] for r, row in enumerate(x) if q < len(row)) <= makespan)
-    if hint is not None:
-        relabel: dict[int, int] = {}
-        for rank, j in enumerate(order):
-            relabel.setdefault(hint[j], len(relabel))
-            for q, var in enumerate(x[rank]):
-                model.add_hint(var, relabel[hint[j]] == q)
     model.minimize(makespan)
-    outcome = run(model, time_limit, [v for row in x for v in row])
+    outcome = run(model, deadline - time.monotonic(), [v for row in x for v in row])
     if outcome.solution is None:
         return outcome.status, None, None
     machine_of = [0] * len(lengths)

@@ -11,6 +11,7 @@ import warnings
 
 import pulp
 
+from schedbench.errors import ModelTooLarge
 from schedbench.solvers.outcome import ModelOutcome, round_bound
 
 _SOL_STATUS = {
@@ -21,6 +22,26 @@ _SOL_STATUS = {
     pulp.LpSolutionNoSolutionFound: "unknown",
 }
 _BOUND = re.compile(r"^Lower bound:\s+(\S+)", re.MULTILINE)
+
+#: Model coefficients PuLP builds and writes for CBC per second, at the
+#: least (measured: 400,000-500,000 on the project's 2-core machines).
+COEFFICIENTS_PER_SECOND = 200_000
+#: Coefficients beyond which a time-indexed model is refused outright.
+MAX_COEFFICIENTS = 500_000
+
+
+def affordable(coefficients: int, time_limit: float) -> bool:
+    """Whether a model of about this many coefficients can be built in half
+    of ``time_limit``: a model that cannot is not started (the answer is
+    "unknown"), since PuLP and CBC's reading of it ignore every time limit.
+    Refuses outright past ``MAX_COEFFICIENTS`` (``ModelTooLarge``)."""
+    if coefficients > MAX_COEFFICIENTS:
+        raise ModelTooLarge(f"the time-indexed MILP would need {coefficients:,} coefficients "
+                            f"(limit {MAX_COEFFICIENTS:,}); use --solver cpsat for this instance")
+    return coefficients <= COEFFICIENTS_PER_SECOND * time_limit / 2
+
+
+UNKNOWN = ModelOutcome("unknown", None, None, None)
 
 
 def run(problem: pulp.LpProblem, time_limit: float, values, objective=None, warm_start: bool = False) -> ModelOutcome:

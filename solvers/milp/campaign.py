@@ -15,24 +15,22 @@ suffices (F_u telescopes to C_last minus constants).
 
 import pulp
 
-from schedbench.errors import ModelTooLarge
 from schedbench.solvers.campaign_spec import CampaignSpec
-from schedbench.solvers.milp import run
+from schedbench.solvers.milp import UNKNOWN, affordable, run
 from schedbench.solvers.outcome import ModelOutcome
 
 FORMULATIONS = ("time-indexed", "big-m")
-#: Capacity-row coefficients (start variables times their lengths) beyond
-#: which the time-indexed model is refused (building and presolving it
-#: would outlast the time limit): use CP-SAT there.
-MAX_NONZEROS = 500_000
+
+
+def coefficients(spec: CampaignSpec) -> int:
+    """The time-indexed model's capacity-row coefficients: each start
+    variable counts once per instant its job runs."""
+    lengths = spec.instance.lengths
+    return sum(max(0, latest - earliest + 1) * lengths[j] for j, _, _, earliest, latest in spec.start_windows())
 
 
 def _time_indexed(problem, spec: CampaignSpec):
     inst = spec.instance
-    size = sum(max(0, latest - earliest + 1) * inst.lengths[j] for j, _, _, earliest, latest in spec.start_windows())
-    if size > MAX_NONZEROS:
-        raise ModelTooLarge(f"the time-indexed MILP would need {size:,} capacity coefficients "
-                            f"(limit {MAX_NONZEROS:,}); use --solver cpsat for this instance")
     lengths, m = inst.lengths, inst.machines
     x: dict[tuple[int, int], pulp.LpVariable] = {}
     starts = []
@@ -112,6 +110,8 @@ def solve(spec: CampaignSpec, time_limit: float) -> ModelOutcome:
     inst = spec.instance
     if spec.trivially_infeasible():
         return ModelOutcome("infeasible", None, None, None)
+    if spec.formulation in ("default", "time-indexed") and not affordable(coefficients(spec), time_limit):
+        return UNKNOWN
     problem = pulp.LpProblem("campaign", pulp.LpMinimize)
     # A warm start is given only when the known schedule fits the (limited) domains.
     warm = False

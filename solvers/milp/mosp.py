@@ -11,16 +11,9 @@ k starts after t:
 
 import pulp
 
-from schedbench.errors import ModelTooLarge
 from schedbench.solvers.machines import assign_machines
-from schedbench.solvers.milp import run
+from schedbench.solvers.milp import UNKNOWN, affordable, run
 from schedbench.solvers.outcome import ModelOutcome
-
-
-#: Machine-row coefficients (start variables times their lengths) beyond
-#: which the model is refused (building and presolving it would outlast the
-#: time limit): use CP-SAT there.
-MAX_NONZEROS = 500_000
 
 
 def decide(spec, cap: int, time_limit: float) -> ModelOutcome:
@@ -30,10 +23,12 @@ def decide(spec, cap: int, time_limit: float) -> ModelOutcome:
     horizon = min(cap, spec.horizon)
     n = len(lengths)
     pools, capacity = (range(m), 1) if inst.selfish else ((0,), m)
-    size = len(pools) * sum(max(0, min(spec.latest_completion(j), horizon) - p + 1) * p for j, p in enumerate(lengths))
-    if size > MAX_NONZEROS:
-        raise ModelTooLarge(f"the time-indexed MILP would need {size:,} machine-row coefficients "
-                            f"(limit {MAX_NONZEROS:,}); use --solver cpsat for this instance")
+    windows = [max(0, min(spec.latest_completion(j), horizon) - p + 1) for j, p in enumerate(lengths)]
+    size = len(pools) * sum(w * p for w, p in zip(windows, lengths))  # machine rows
+    if inst.selfish:  # w[k,t] rows: every start of k after t, for every t
+        size += m * sum(w * w for w in windows) // 2
+    if not affordable(size, time_limit):
+        return UNKNOWN
     problem = pulp.LpProblem("mosp", pulp.LpMinimize)  # no objective: a feasibility question
     x = {(j, q, t): problem.add_variable(f"x_{j}_{q}_{t}", cat=pulp.LpBinary)
          for j, p in enumerate(lengths) for q in pools for t in range(min(spec.latest_completion(j), horizon) - p + 1)}

@@ -18,7 +18,7 @@ import pulp
 from schedbench.errors import ModelTooLarge
 from schedbench.model.workflow import WorkflowInstance
 from schedbench.result import INFEASIBLE
-from schedbench.solvers.milp import run
+from schedbench.solvers.milp import UNKNOWN, affordable, run
 from schedbench.solvers.outcome import ModelOutcome
 from schedbench.solvers.workflow import domains, eligible_clusters, orderings
 
@@ -47,6 +47,10 @@ def solve(instance: WorkflowInstance, deadlines: list[int], time_limit: float) -
     window = domains(instance, deadlines)
     if any(earliest > latest for earliest, latest in window):
         return ModelOutcome(INFEASIBLE, None, None, None)
+    # capacity rows (each start once per instant its task runs), plus once and prefix-sum rows
+    if not affordable(sum(len(clusters) * max(0, latest - earliest + 1) * (task.exec + 3) for task, clusters,
+                          (earliest, latest) in zip(instance.tasks, eligible_clusters(instance), window)), time_limit):
+        return UNKNOWN
     problem = pulp.LpProblem("workflow", pulp.LpMinimize)  # no objective: a feasibility question
     x = _starts(problem, instance, window)
     _capacity(problem, instance, x)
