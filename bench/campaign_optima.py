@@ -26,7 +26,7 @@ from schedbench.instances.campaign import faircamp_paper, ostrich_paper
 from schedbench.solvers import settings
 from schedbench.solvers.cpsat.pcmax import assignment
 from schedbench.solvers.pcmax import pcmax_optimum
-from schedbench.solvers.pcmax_bounds import l0, l1
+from schedbench.metrics.pcmax_bounds import l0, l1
 
 
 def cheap_bounds(lengths: Sequence[int], machines: int) -> tuple[int, int]:

@@ -30,7 +30,7 @@ from schedbench.instances.mosp import paper_workload
 from schedbench.model.mosp import MospInstance
 from schedbench.result import OPTIMAL
 from schedbench.solvers import settings, solve
-from schedbench.validator import validate
+from schedbench.families import violations
 
 VARIANTS = [("cmax", False), ("sum_ci", False), ("cmax", True), ("sum_ci", True)]
 SOLVERS = ("cpsat", "milp")
@@ -50,8 +50,8 @@ def cell_instances(organizations: int, jobs: int, count: int, high: int) -> list
 
 def solve_row(label: str, inst: MospInstance, solver: str, time_limit: float) -> dict:
     result = solve(inst, "makespan", solver, time_limit)
-    if result.schedule is not None and (violations := validate(inst, result.schedule, "makespan")):
-        raise AssertionError(f"{label}: {solver} returned an invalid schedule: {violations[0]}")
+    if result.schedule is not None and (broken := violations(inst, result.schedule, "makespan")):
+        raise AssertionError(f"{label}: {solver} returned an invalid schedule: {broken[0]}")
     return {"instance": label, "N": inst.n_organizations, "n": len(inst.lengths), "solver": solver,
             "status": result.status, "objective": None if result.objective is None else str(result.objective),
             "bound": None if result.bound is None else str(result.bound), "method": result.method,

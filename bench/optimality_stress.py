@@ -62,15 +62,15 @@ def solve_twice(task: tuple[str, int, float]) -> dict:
     os.environ["SCHEDBENCH_CPSAT_WORKERS"] = "1"
     from schedbench.errors import ModelTooLarge
     from schedbench.solvers import settings, solve
-    from schedbench.solvers.pcmax import pcmax_optimum
-    from schedbench.validator import validate
+    from schedbench.solvers.pcmax import clear_cache
+    from schedbench.families import violations
 
     settings.CPSAT_WORKERS = 1
     family, seed, limit = task
     inst, objective = instance(family, seed)
     row = {"name": f"{family}-{seed}", "family": family, "seed": seed, "objective": objective}
     for backend in BACKENDS:
-        pcmax_optimum.cache_clear()  # no backend reuses the other's P||Cmax answers (MOSP's relaxation)
+        clear_cache()  # no backend reuses the other's P||Cmax answers (MOSP's relaxation)
         began = time.perf_counter()
         try:
             result = solve(inst, objective, backend, limit)
@@ -78,7 +78,7 @@ def solve_twice(task: tuple[str, int, float]) -> dict:
             row[backend] = {"status": "refused"}
             continue
         if result.schedule is not None and family not in ("knapsack", "three_partition"):
-            broken = validate(inst, result.schedule, objective)
+            broken = violations(inst, result.schedule, objective)
             if broken:
                 raise AssertionError(f"{row['name']} {backend}: invalid schedule: {broken[0]}")
         row[backend] = {"status": result.status, "value": _text(result.objective), "bound": _text(result.bound),

@@ -25,7 +25,7 @@ from schedbench.heuristics.fcfs import fcfs
 from schedbench.heuristics.ostrich import ostrich
 from schedbench.instances.campaign import faircamp_paper, ostrich_paper
 from schedbench.metrics.campaign import user_flows
-from schedbench.solvers.pcmax_bounds import lower_bound
+from schedbench.metrics.pcmax_bounds import lower_bound
 
 USERS = (2, 3, 5, 10, 20)
 PAPER_IMPROVEMENT = {5: 1.35, 10: 2.24, 20: 3.4}

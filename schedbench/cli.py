@@ -126,12 +126,12 @@ def solve(file, objective, solver, time_limit, options, as_json) -> None:
     methods); the objective is recomputed exactly from the returned
     schedule; ratio objectives also give objective_fraction [num, den].
     """
+    from schedbench import families
     from schedbench.instances.parameters import convert
     from schedbench.model import load_instance
     from schedbench.report import result_json
     from schedbench.solvers import solve as run_solve
     from schedbench.solvers import solve_options
-    from schedbench.validator import validate
 
     instance = load_instance(file)
     known = solve_options(instance.family)
@@ -144,7 +144,7 @@ def solve(file, objective, solver, time_limit, options, as_json) -> None:
                        **{name: convert(value, known[name], f"options.{name}") for name, value in raw.items()})
     objective = objective or _default_objective(instance)
     if result.schedule is not None:
-        violations = validate(instance, result.schedule, objective)
+        violations = families.violations(instance, result.schedule, objective)
         if violations:
             raise AssertionError(f"solver produced an invalid schedule: {violations[0]}")
     out = result_json(instance, result, objective)
@@ -202,13 +202,16 @@ def validate(file, schedule, as_json) -> None:
     """Check SCHEDULE against FILE, independently of the code that made it.
 
     SCHEDULE is a schedule object or the whole output of solve/heuristic
-    --json. Exit 0 if valid, 1 if not, 2 on unreadable input.
+    --json. Exit 0 if valid, 1 if not, 2 on unreadable input. The references
+    a rule needs (MOSP's optimal ref_k) are proven first, by the solvers;
+    the validator itself uses nothing but the instance, the schedule and them.
     """
+    from schedbench import families
     from schedbench.model import load_instance, load_schedule
     from schedbench.validator import validate as check
 
     instance = load_instance(file)
-    violations = check(instance, load_schedule(instance, schedule))
+    violations = check(instance, load_schedule(instance, schedule), references=families.rule_references(instance))
     if as_json:
         _emit({"valid": not violations, "violations": [vars(v) for v in violations]})
     elif violations:

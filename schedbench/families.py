@@ -37,6 +37,7 @@ from schedbench.heuristics import module_of, registry
 from schedbench.metrics import Bar
 from schedbench.model import FAMILIES, family_module
 from schedbench.solvers import family_solver
+from schedbench.solvers.settings import DEFAULT_TIME_LIMIT
 from schedbench.schedule import Schedule
 from schedbench.validator import Violation, validate
 
@@ -78,10 +79,27 @@ def ledger(family: str) -> ModuleType | None:
         return None
 
 
+def rule_references(instance, time_limit: float = DEFAULT_TIME_LIMIT, objective: str | None = None):
+    """What the validator checks ``instance``'s schedules against (MOSP's
+    ref_k), proven by the family's solvers within ``time_limit`` seconds, or
+    None: computed here, upstream, so the validator calls no solver."""
+    compute = getattr(family_solver(instance.family), "rule_references", None)
+    return None if compute is None else compute(instance, time_limit, objective)
+
+
+def metric_references(instance, time_limit: float = DEFAULT_TIME_LIMIT, objective: str | None = None) -> dict:
+    """The exact optima ``objective``'s value (every metric, with None)
+    is measured against (campaign F_u*, MOSP C^(k)alone), proven by the
+    family's solvers within ``time_limit``: the metrics call no solver."""
+    compute = getattr(family_solver(instance.family), "metric_references", None)
+    return {} if compute is None else compute(instance, time_limit, objective)
+
+
 def summary(instance, schedule: Schedule, heuristic: str | None, time_limit: float) -> dict[str, Any]:
     """A schedule's metrics as JSON (exact values as [num, den]), what
-    ``schedbench heuristic`` prints."""
-    return _metrics_module(instance.family).summary(instance, schedule, heuristic, time_limit)
+    ``schedbench heuristic`` prints; references proven within ``time_limit``."""
+    return _metrics_module(instance.family).summary(instance, schedule, heuristic,
+                                                    metric_references(instance, time_limit))
 
 
 def heuristics(family: str) -> dict[str, Callable[..., Schedule]]:
@@ -123,7 +141,8 @@ def maximized(family: str, objective: str) -> bool:
 def objective_value(instance, schedule: Schedule, objective: str, time_limit: float) -> Fraction:
     """The exact objective value; raises ``NotProven`` when it needs an
     optimum not proven within ``time_limit`` seconds."""
-    return Fraction(_metrics_module(instance.family).objective(instance, schedule, objective, time_limit))
+    references = metric_references(instance, time_limit, objective)
+    return Fraction(_metrics_module(instance.family).objective(instance, schedule, objective, references))
 
 
 def lower_bound(instance, objective: str) -> Fraction | None:
@@ -136,15 +155,16 @@ def metrics(family: str) -> dict[str, Callable[[Any, Schedule], Any]]:
     return dict(_metrics_module(family).METRICS)
 
 
-def violations(instance, schedule: Schedule, objective: str | None,
-               heuristic: str | None = None) -> list[Violation]:
-    """The validator's verdict; a heuristic's family may check it against its
-    own references instead (MOSP: the heuristic's own local schedule)."""
+def violations(instance, schedule: Schedule, objective: str | None, heuristic: str | None = None,
+               time_limit: float = DEFAULT_TIME_LIMIT) -> list[Violation]:
+    """The validator's verdict against the rule references proven here
+    (``rule_references``); a heuristic's family may check it against its own
+    references instead (MOSP: the heuristic's own local schedule)."""
     if heuristic is not None:
         check = getattr(module_of(instance.family), "violations", None)
         if check is not None:
             return check(instance, schedule, objective, heuristic)
-    return validate(instance, schedule, objective)
+    return validate(instance, schedule, objective, rule_references(instance, time_limit, objective))
 
 
 def heuristic_verdict(instance, schedule: Schedule, objective: str | None,

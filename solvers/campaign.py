@@ -63,6 +63,15 @@ def optimal_user_flows(instance, solver: str = "cpsat", time_limit: float = 60.0
     return [sum(s.makespan for s in row) for row in optima]
 
 
+def metric_references(instance, time_limit: float, objective: str | None = None) -> dict:
+    """What the metrics need: F_u* (``optimal_flows``, None when a campaign's
+    optimum is not proven within ``time_limit``), for max-user-stretch or
+    for every metric (``objective`` None)."""
+    if objective not in (None, "max-user-stretch"):
+        return {}
+    return {"optimal_flows": optimal_user_flows(instance, "cpsat", time_limit)}
+
+
 def _chain_of_optima(instance, optima) -> Schedule:
     """One user's campaigns back to back (camp(A) with A = the optimum)."""
     plans = iter(optima[0])

@@ -13,17 +13,67 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from schedbench.errors import UserInputError
-from schedbench.metrics.mosp import local_references, makespan
+from schedbench.metrics.mosp import listed_references, makespan
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
 from schedbench.schedule import Schedule
 from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods, nested_unconfirmed
-from schedbench.solvers.pcmax import PcmaxSolution, pcmax_optimum
+from schedbench.solvers.pcmax import PcmaxSolution, pcmax_optima, pcmax_optimum
 
 
 BACKENDS = ("cpsat", "milp", "portfolio")  # portfolio: unconstrained-makespan (P||Cmax) only
 #: The strongest measured: CP-SAT proves 71 of 72 grid instances within 10 s,
 #: the MILP 61 (bench/mosp_solvers.py).
 DEFAULT_SOLVER = "cpsat"
+
+
+def local_references(instance, time_limit: float) -> tuple[int, ...]:
+    """SPEC's ref_k: listed ones from the instance, optimal P||Cmax makespans
+    proven by the engine within ``time_limit`` seconds in all; an unproven
+    one is an error naming --time-limit, never a guess."""
+    listed = listed_references(instance)
+    if listed is not None:
+        return tuple(listed)
+    organizations = [org for org in instance.organizations if org.jobs]
+    found = iter(_proven(pcmax_optima([(org.jobs, org.machines) for org in organizations], "portfolio", time_limit)))
+    return tuple(next(found) if org.jobs else 0 for org in instance.organizations)
+
+
+def alone_optima(instance, time_limit: float) -> tuple[int, ...]:
+    """C^(k)alone, Stretch's denominators: each organization's jobs alone on
+    all m machines, P||Cmax optima within ``time_limit`` seconds in all (0
+    for an organization without jobs)."""
+    organizations = [org for org in instance.organizations if org.jobs]
+    found = iter(_proven(pcmax_optima([(org.jobs, instance.machines) for org in organizations], "portfolio",
+                                      time_limit)))
+    return tuple(next(found) if org.jobs else 0 for org in instance.organizations)
+
+
+def _proven(solutions) -> list[int]:
+    for found in solutions:
+        if not found.optimal:
+            raise UserInputError("--time-limit", f"the P||Cmax optimum of {len(found.machine)} jobs is not proven "
+                                                 f"in time (between {found.bound} and {found.makespan})")
+    return [found.makespan for found in solutions]
+
+
+def rule_references(instance, time_limit: float, objective: str | None = None) -> tuple[int, ...] | None:
+    """What the validator checks a schedule against: ref_k (none for
+    ``unconstrained-makespan``, which has no local constraint)."""
+    return None if objective == "unconstrained-makespan" else local_references(instance, time_limit)
+
+
+def metric_references(instance, time_limit: float, objective: str | None = None) -> dict:
+    """What the metrics need: ref_k (``local``, for the breaches they
+    report) and C^(k)alone (``alone``, or None with ``alone_unproven``);
+    the objectives themselves need nothing."""
+    if objective is not None:
+        return {}
+    out: dict = {"local": local_references(instance, time_limit)}
+    try:
+        out["alone"] = alone_optima(instance, time_limit)
+    except UserInputError as exc:
+        out["alone"], out["alone_unproven"] = None, str(exc)
+    return out
 
 
 @dataclass(frozen=True)
@@ -80,7 +130,7 @@ def relaxation(spec: MospSpec, time_limit: float) -> tuple[PcmaxSolution, Schedu
     return found, Schedule(tuple(machine), tuple(start))
 
 
-def incumbent(spec: MospSpec, extra: tuple[Schedule, ...] = ()) -> Schedule | None:
+def incumbent(spec: MospSpec, extra: tuple[Schedule, ...] = (), time_limit: float = 1.0) -> Schedule | None:
     """The best valid schedule among the paper's heuristics, the local
     schedule itself (each organization's reference schedule on its own
     machines, longest job last on each machine, the order that best keeps
@@ -92,18 +142,18 @@ def incumbent(spec: MospSpec, extra: tuple[Schedule, ...] = ()) -> Schedule | No
     candidates = [run(inst) for run in HEURISTICS.values()] + list(extra)
     candidates.append(local_phase(inst, "spt" if inst.local_objective == "sum_ci" else "lpt"))
     if inst.local_objective == "cmax" and inst.local_reference == "optimal":
-        candidates.append(_optimal_local_schedule(inst))
+        candidates.append(_optimal_local_schedule(inst, time_limit))
     valid = [s for s in candidates if not check(inst, s, references=spec.references)]
     return min(valid, key=lambda s: makespan(inst, s), default=None)
 
 
-def _optimal_local_schedule(inst) -> Schedule:
+def _optimal_local_schedule(inst, time_limit: float) -> Schedule:
     machine = [0] * len(inst.lengths)
     start = [0] * len(inst.lengths)
-    for k, org in enumerate(inst.organizations):
-        if not org.jobs:
-            continue
-        found = pcmax_optimum(org.jobs, org.machines, "portfolio")
+    organizations = [k for k, org in enumerate(inst.organizations) if org.jobs]
+    solutions = pcmax_optima([(inst.organizations[k].jobs, inst.organizations[k].machines) for k in organizations],
+                             "portfolio", time_limit)
+    for k, found in zip(organizations, solutions):
         jobs = list(inst.job_slice(k))
         for q in set(found.machine):
             t = 0
@@ -135,7 +185,7 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
 
         return result(pcmax_optimum(instance.lengths, instance.machines, solver, time_limit), solver, began)
     deadline = began + time_limit
-    spec = MospSpec(instance, tuple(local_references(instance, time_limit)))
+    spec = MospSpec(instance, local_references(instance, time_limit / 4))
     details: dict = {"local_references": list(spec.references)}
     if any(spec.latest_completion(j) < p for j, p in enumerate(instance.lengths)):
         return Result(INFEASIBLE, None, None, None, solver, "references", time.monotonic() - began, details,
@@ -144,7 +194,7 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
 
     decide = backend(solver, "mosp").decide
     relaxed, relaxed_schedule = relaxation(spec, time_limit / 4)
-    best = incumbent(spec, (relaxed_schedule,))
+    best = incumbent(spec, (relaxed_schedule,), time_limit / 8)
     details.update(nested_unconfirmed([relaxed]))
     upper = spec.horizon if best is None else makespan(instance, best) - 1  # the caps left to decide
     formula = spec.lower_bound()

@@ -37,7 +37,7 @@ from schedbench.schedule import Schedule, back_to_back
 from schedbench.solvers import settings
 from schedbench.solvers.certificate import SEARCH_SHARE, confirm, unconfirmed
 from schedbench.solvers.cpsat import confirming
-from schedbench.solvers.pcmax_bounds import lower_bound
+from schedbench.metrics.pcmax_bounds import lower_bound
 
 BACKENDS = ("portfolio", "cpsat", "milp")
 #: The strongest measured: on 16 hard Lawrinenko instances the portfolio
@@ -120,12 +120,36 @@ class _Search:
                              self.proof, None if optimal else open_claim)
 
 
+#: Certified optima by (lengths, machines): a proven optimum holds whatever
+#: the solver or the time limit that proved it, so asking again costs nothing.
+_PROVEN: dict[tuple[tuple[int, ...], int], PcmaxSolution] = {}
+_PROVEN_SIZE = 200_000
+
+
+def clear_cache() -> None:
+    """Forget every answer (tests that plant wrong solvers need it)."""
+    _PROVEN.clear()
+    pcmax_optimum.cache_clear()
+
+
 @lru_cache(maxsize=200_000)
 def pcmax_optimum(lengths: tuple[int, ...], machines: int, solver: str = "cpsat",
                   time_limit: float = settings.DEFAULT_TIME_LIMIT) -> PcmaxSolution:
     """Optimal (or best found, with its certified bound) P||Cmax schedule of ``lengths``."""
     if solver not in BACKENDS:
         raise UserInputError("--solver", f"unknown P||Cmax solver {solver!r} (known: {', '.join(BACKENDS)})")
+    known = _PROVEN.get((lengths, machines))
+    if known is not None:
+        return known
+    found = _optimum(lengths, machines, solver, time_limit)
+    if found.optimal:
+        if len(_PROVEN) >= _PROVEN_SIZE:
+            _PROVEN.clear()
+        _PROVEN[lengths, machines] = found
+    return found
+
+
+def _optimum(lengths: tuple[int, ...], machines: int, solver: str, time_limit: float) -> PcmaxSolution:
     began = time.monotonic()
     deadline, search_end = began + time_limit, began + SEARCH_SHARE * time_limit
     lower, name = lower_bound(lengths, machines)

@@ -23,7 +23,7 @@ from schedbench.result import FEASIBLE, OPTIMAL, UNKNOWN
 from schedbench.solvers import cpsat, settings, solve
 from schedbench.solvers.certificate import Confirmation
 from schedbench.solvers.outcome import ModelOutcome
-from schedbench.validator import validate
+from schedbench.families import violations
 
 from conftest import run_cli, write_json
 
@@ -75,11 +75,11 @@ def _liar(real, refusal):
 @pytest.fixture(autouse=True)
 def _no_cached_optimum():
     """The P||Cmax engine caches its answers: none may outlive a planted lie."""
-    from schedbench.solvers.pcmax import pcmax_optimum
+    from schedbench.solvers.pcmax import clear_cache
 
-    pcmax_optimum.cache_clear()
+    clear_cache()
     yield
-    pcmax_optimum.cache_clear()
+    clear_cache()
 
 
 # (family, objective, instance, module patched, function, refusal): chosen so
@@ -126,9 +126,9 @@ def test_an_unconfirmed_refutation_is_never_optimal(case, monkeypatch):
     # the truth needs a refutation (or, for 3-PARTITION, the lie refutes a yes-instance)
     assert len(truth.proof) == 2 or truth.proof == ("certificate",)
     _plant(monkeypatch, module, function, refusal, instance)
-    from schedbench.solvers.pcmax import pcmax_optimum
+    from schedbench.solvers.pcmax import clear_cache
 
-    pcmax_optimum.cache_clear()
+    clear_cache()
     for name in CONFIRMING_MODULES:
         monkeypatch.setattr(import_module(f"schedbench.solvers.{name}"), "confirm",
                             lambda alternatives, deadline: Confirmation(None, None, 0.0))
@@ -147,16 +147,16 @@ def test_a_false_refutation_is_caught_by_the_second_method(case, monkeypatch):
     instance = build()
     truth = solve(instance, objective, "cpsat", 20)
     _plant(monkeypatch, module, function, refusal, instance)
-    from schedbench.solvers.pcmax import pcmax_optimum
+    from schedbench.solvers.pcmax import clear_cache
 
-    pcmax_optimum.cache_clear()
+    clear_cache()
     result = solve(instance, objective, "cpsat", 20)
     if result.status == OPTIMAL:
         assert result.objective == truth.objective and len(result.proof) >= 1
     else:
         assert result.status == FEASIBLE and _better_or_equal(family, result.bound, truth.objective)
     if result.schedule is not None and family not in ("knapsack", "three_partition"):
-        assert validate(instance, result.schedule, objective) == []
+        assert violations(instance, result.schedule, objective) == []
 
 
 def _better_or_equal(family: str, bound: Fraction, optimum: Fraction) -> bool:

@@ -11,7 +11,9 @@ from schedbench.errors import InstanceError
 from schedbench.heuristics.mosp import HEURISTICS, local_phase, local_rule
 from schedbench.instances.mosp import (figure1, figure2, mosp_two_jobs, paper_workload, planted_three_partition,
                                        random_small, random_three_partition)
-from schedbench.metrics.mosp import jain_index, local_references, local_values, lower_bound, makespan, stretch
+from schedbench.metrics.mosp import jain_index, local_values, lower_bound, makespan, stretch
+from schedbench.families import violations
+from schedbench.solvers.mosp import alone_optima, local_references
 from schedbench.model import instance_to_json, parse_instance
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL
 from schedbench.schedule import Schedule
@@ -60,10 +62,10 @@ def test_three_partition_rejects_off_spec_items(items, field):
 
 def test_validator_catches_local_and_selfish_violations():
     inst = parse_instance(dict(MOSP, selfish=True))
-    assert local_references(inst) == [6, 1]
+    assert local_references(inst, 10) == (6, 1)
     # org 1's unit job waits behind org 0's job on org 1's own machine: local constraint broken
     late = Schedule((0, 1, 1), (0, 0, 3))
-    assert [v.rule for v in validate(inst, late)] == ["local-constraint", "selfishness"]
+    assert [v.rule for v in violations(inst, late, None)] == ["local-constraint", "selfishness"]
     # a foreign job starts on org 0's machine before org 0's own second job: selfishness (a)
     early_foreign = Schedule((0, 1, 0), (1, 0, 0))
     rules = [v.rule for v in check(inst, early_foreign, references=[6, 1])]
@@ -72,7 +74,7 @@ def test_validator_catches_local_and_selfish_violations():
     idle = Schedule((0, 1, 2), (4, 0, 0))
     assert [v.rule for v in check(inst, idle, references=[7, 1])] == ["selfishness"]
     assert check(inst, idle, references=[7, 1], selfish=False) == []
-    assert validate(inst, Schedule((0, 1, 2), (0, 0, 0))) == []
+    assert violations(inst, Schedule((0, 1, 2), (0, 0, 0)), None) == []
 
 
 def test_three_partition_certificates_are_checked():
@@ -109,10 +111,10 @@ def test_metrics_exact():
     schedule = Schedule((0, 1, 2), (0, 0, 0))
     assert makespan(inst, schedule) == 3 and lower_bound(inst) == 3
     # org 0 alone on all 3 machines: 3; org 1: 1
-    assert stretch(inst, schedule) == 1
+    assert stretch(inst, schedule, alone_optima(inst, 10)) == 1
     assert jain_index(inst, schedule) == 1
     serial = Schedule((0, 0, 2), (0, 3, 0))  # x = (6/3, 1/1): Jain (2+1)^2 / (2 (4+1))
-    assert jain_index(inst, serial) == Fraction(9, 10) and stretch(inst, serial) == 2
+    assert jain_index(inst, serial) == Fraction(9, 10) and stretch(inst, serial, alone_optima(inst, 10)) == 2
 
 
 def _agree(inst, objective=None):
@@ -123,7 +125,7 @@ def _agree(inst, objective=None):
         assert a.objective == b.objective, inst
     for result in (a, b):
         if result.schedule is not None:
-            assert validate(inst, result.schedule, objective) == []
+            assert violations(inst, result.schedule, objective) == []
     return a
 
 
@@ -221,5 +223,5 @@ def test_time_limit_returns_the_best_schedule_and_a_proven_bound(monkeypatch):
     results.append(solve(inst, None, "milp", 30))
     for result in results:
         assert result.bound <= cpsat.objective <= result.objective
-        assert validate(inst, result.schedule) == []
+        assert violations(inst, result.schedule, None) == []
         assert (result.status == OPTIMAL) == (result.bound == result.objective)

@@ -68,7 +68,7 @@ def test_arcflow_lp_bound_and_dive_reach_the_known_optimum(name):
     meet there, and the LP dive finds a schedule at exactly that makespan."""
     from schedbench.solvers.milp.pcmax import dive
     from schedbench.solvers.pcmax import _arcflow_lower_bound, _makespan, upper_bound
-    from schedbench.solvers.pcmax_bounds import lower_bound
+    from schedbench.metrics.pcmax_bounds import lower_bound
 
     optimum = known_optima()[name]
     inst = read_benchmark_file(LAWRINENKO / "lawrinenko" / name)
@@ -113,7 +113,7 @@ def _brute_force(lengths, machines):
 
 def test_pcmax_engine_against_brute_force():
     """Every backend of the engine, and the lower bound, against enumeration."""
-    from schedbench.solvers.pcmax_bounds import lower_bound
+    from schedbench.metrics.pcmax_bounds import lower_bound
 
     rng = random.Random(5)
     for _ in range(150):

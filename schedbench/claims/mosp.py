@@ -36,13 +36,13 @@ class MospCase:
         portfolio."""
         key = (objective, tuple(sorted(change.items())))
         if key not in self._solved:
+            from schedbench.families import violations
             from schedbench.solvers import solve
-            from schedbench.validator import validate
 
             inst = replace(self.instance, **change)
             solver = "portfolio" if objective == "unconstrained-makespan" else self.solver
             result = solve(inst, objective, solver, self.time_limit)
-            if result.schedule is not None and validate(inst, result.schedule, objective):
+            if result.schedule is not None and violations(inst, result.schedule, objective, time_limit=self.time_limit):
                 raise AssertionError(f"{inst.name}: invalid {objective} schedule from {solver}")
             self._solved[key] = result
         return self._solved[key]
@@ -63,11 +63,18 @@ class MospCase:
         self.optimum()
         return {**self.heuristic_schedules, "optimum": self.solved().schedule}
 
-    def stretch(self, name: str) -> Fraction:
+    @cached_property
+    def alone(self) -> tuple[int, ...]:
+        """C^(k)alone, Stretch's denominators, proven by the engine."""
+        from schedbench.solvers.mosp import alone_optima
+
         try:
-            return stretch(self.instance, self.schedules[name], self.time_limit)
+            return alone_optima(self.instance, self.time_limit)
         except UserInputError as unproven:  # a C_alone not proven in time
             raise NotProven(str(unproven)) from None
+
+    def stretch(self, name: str) -> Fraction:
+        return stretch(self.instance, self.schedules[name], self.alone)
 
 
 def one_machine_each(inst) -> bool:

@@ -12,6 +12,7 @@ from fractions import Fraction
 from schedbench.errors import NotProven
 from schedbench.metrics import Bar, exact, fraction, machine_bars, number
 from schedbench.metrics.pcmax import fractional_lower_bound, makespan
+from schedbench.metrics.pcmax_bounds import lower_bound as pcmax_lower_bound
 from schedbench.schedule import Schedule
 
 
@@ -71,16 +72,13 @@ def objective_value(instance, schedule: Schedule, objective: str, optimal_flows=
     raise ValueError(f"unknown campaign objective {objective!r}")
 
 
-def objective(instance, schedule: Schedule, name: str, time_limit: float) -> Fraction:
-    """``objective_value``; max-user-stretch solves each campaign's P||Cmax
-    within ``time_limit`` for F_u* and raises ``NotProven`` if one is not proven."""
-    flows = None
-    if name == "max-user-stretch":
-        from schedbench.solvers.campaign import optimal_user_flows
-
-        flows = optimal_user_flows(instance, "cpsat", time_limit)
-        if flows is None:
-            raise NotProven(f"F_u* within {time_limit} s")
+def objective(instance, schedule: Schedule, name: str, references: dict) -> Fraction:
+    """``objective_value``; max-user-stretch needs ``references["optimal_flows"]``
+    (F_u*, proven upstream by ``solvers.campaign.metric_references``) and
+    raises ``NotProven`` without them."""
+    flows = references.get("optimal_flows")
+    if name == "max-user-stretch" and flows is None:
+        raise NotProven("F_u*: some campaign's P||Cmax optimum is not proven in time")
     return objective_value(instance, schedule, name, flows)
 
 
@@ -89,8 +87,6 @@ def lower_bound(instance, name: str) -> Fraction | None:
     or without other users (a campaign's jobs run after its submission on
     at most m machines). So sum_i LB_i bounds the flows, max_i LB_i / l_i
     the campaign stretch, and F_u >= F_u* gives 1 for the user stretch."""
-    from schedbench.solvers.pcmax_bounds import lower_bound as pcmax_lower_bound
-
     if name == "max-user-stretch":
         return Fraction(1)
     if name == "user-flow" and instance.n_users != 1:
@@ -105,8 +101,6 @@ def user_stretch_upper_bound(instance, schedule: Schedule) -> Fraction:
     """D_ub = max_u F_u / F_u^LB with F_u^LB the sum of the user's campaigns'
     P||Cmax lower bounds: an exact upper bound on FAIRCAMP's D^(u) = F_u / F_u*
     (Fig. 4) that needs no optimum, with the same denominator for every algorithm."""
-    from schedbench.solvers.pcmax_bounds import lower_bound as pcmax_lower_bound
-
     flows = user_flows(instance, schedule)
     return max(Fraction(flow, sum(pcmax_lower_bound(c.jobs, instance.machines)[0] for c in user.campaigns))
                for flow, user in zip(flows, instance.users))
@@ -125,12 +119,11 @@ def gantt_bars(instance, schedule: Schedule) -> list[Bar]:
     return machine_bars(instance.lengths, schedule, lambda j: f"user {owner[j]}")
 
 
-def summary(instance, schedule: Schedule, heuristic: str | None, time_limit: float) -> dict:
+def summary(instance, schedule: Schedule, heuristic: str | None, references: dict) -> dict:
     """Per-campaign and per-user metrics plus every objective, exact;
-    max-user-stretch only when every F_u* is proven within ``time_limit``."""
-    from schedbench.solvers.campaign import optimal_user_flows
-
-    optimal_flows = optimal_user_flows(instance, "cpsat", time_limit)
+    max-user-stretch only with ``references["optimal_flows"]`` (F_u*, None
+    when one is not proven in time)."""
+    optimal_flows = references.get("optimal_flows")
     times, stretches = campaign_times(instance, schedule), campaign_stretches(instance, schedule)
     flows = user_flows(instance, schedule)
     users = []

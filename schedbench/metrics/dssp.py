@@ -35,7 +35,7 @@ def tuned_parameter(instance, weight: Fraction = Fraction(1, 5)) -> Fraction:
     return 1 - weight * (1 - theorem1_parameter(instance))
 
 
-def objective(instance, schedule: Schedule, name: str, time_limit: float) -> Fraction:
+def objective(instance, schedule: Schedule, name: str, references: dict) -> Fraction:
     if name != "reward":
         raise ValueError(f"unknown dssp objective {name!r}")
     return Fraction(reward(instance, schedule))
@@ -57,7 +57,7 @@ def gantt_bars(instance, schedule: Schedule) -> list[Bar]:
     return machine_bars(instance.lengths, schedule, lambda t: f"job {instance.job_of_task[t]}", row="P")
 
 
-def summary(instance, schedule: Schedule, heuristic: str | None, time_limit: float) -> dict:
+def summary(instance, schedule: Schedule, heuristic: str | None, references: dict) -> dict:
     """The reward and the jobs that earn it, against the paper's upper bound
     (the knapsack value at r = 1) and its LP relaxation."""
     from schedbench.solvers.dssp import knapsack_bound, lp_bound

@@ -6,7 +6,7 @@ from fractions import Fraction
 from schedbench.metrics import Bar
 
 
-def objective(instance, selected, name: str, time_limit: float) -> Fraction:
+def objective(instance, selected, name: str, references: dict) -> Fraction:
     if name != "profit":
         raise ValueError(f"unknown knapsack objective {name!r}")
     return Fraction(instance.profit_of(selected))
@@ -40,6 +40,6 @@ def gantt_bars(instance, selected) -> list[Bar]:
     return []
 
 
-def summary(instance, selected, heuristic: str | None, time_limit: float) -> dict:
+def summary(instance, selected, heuristic: str | None, references: dict) -> dict:
     """The selection's profit and weight."""
     return {"profit": instance.profit_of(selected), "weight": instance.weight_of(selected)}

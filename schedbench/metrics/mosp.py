@@ -16,7 +16,6 @@ the Jain index.
 from collections.abc import Sequence
 from fractions import Fraction
 
-from schedbench.errors import UserInputError
 from schedbench.metrics import Bar, exact, machine_bars
 from schedbench.metrics.pcmax import fractional_lower_bound
 from schedbench.schedule import Schedule
@@ -53,34 +52,22 @@ def list_schedule_value(lengths: Sequence[int], machines: int, objective: str) -
     return max(loads) if objective == "cmax" else total
 
 
-def local_references(instance, time_limit: float = 60.0) -> list[int]:
-    """ref_k of SPEC's ``local_reference``; an unproven P||Cmax optimum is an error, not a guess."""
+def listed_references(instance) -> list[int] | None:
+    """ref_k where SPEC's ``local_reference`` is a list schedule (LPT or
+    SPT, or SPT's optimal sum of completions), computed from the instance
+    alone; None where it is the optimal P||Cmax makespan, which a solver
+    must prove (``solvers.mosp.local_references``)."""
+    if instance.local_objective == "cmax" and instance.local_reference == "optimal":
+        return None
     out = []
     for org in instance.organizations:
-        if not org.jobs:
-            out.append(0)
-            continue
         spt = sorted(org.jobs)
         if instance.local_objective == "sum_ci":  # SPT is optimal for P||sum C
             order = spt if instance.local_reference in ("optimal", "spt") else spt[::-1]
-            out.append(list_schedule_value(order, org.machines, "sum_ci"))
-        elif instance.local_reference == "optimal":
-            out.append(pcmax_optimum_value(org.jobs, org.machines, time_limit))
         else:
             order = spt if instance.local_reference == "spt" else spt[::-1]
-            out.append(list_schedule_value(order, org.machines, "cmax"))
+        out.append(list_schedule_value(order, org.machines, instance.local_objective) if org.jobs else 0)
     return out
-
-
-def pcmax_optimum_value(jobs: Sequence[int], machines: int, time_limit: float) -> int:
-    from schedbench.solvers.pcmax import pcmax_optimum
-
-    found = pcmax_optimum(tuple(jobs), machines, "portfolio", time_limit)
-    if not found.optimal:
-        raise UserInputError("--time-limit", f"the P||Cmax optimum of {len(jobs)} jobs on {machines} machines "
-                                             f"is not proven within {time_limit} s (between {found.bound} "
-                                             f"and {found.makespan})")
-    return found.makespan
 
 
 def lower_bound(instance, name: str = "makespan") -> Fraction:
@@ -89,10 +76,11 @@ def lower_bound(instance, name: str = "makespan") -> Fraction:
     return fractional_lower_bound(instance.lengths, instance.machines)
 
 
-def stretch(instance, schedule: Schedule, time_limit: float = 60.0) -> Fraction:
+def stretch(instance, schedule: Schedule, alone: Sequence[int]) -> Fraction:
+    """max_k C^(k) / C^(k)alone, ``alone`` the P||Cmax optima of each
+    organization's jobs on all m machines (``solvers.mosp.alone_optima``)."""
     makespans = local_makespans(instance, schedule)
-    return max(Fraction(makespans[k], pcmax_optimum_value(org.jobs, instance.machines, time_limit))
-               for k, org in enumerate(instance.organizations) if org.jobs)
+    return max(Fraction(makespans[k], alone[k]) for k, org in enumerate(instance.organizations) if org.jobs)
 
 
 def jain_index(instance, schedule: Schedule) -> Fraction:
@@ -102,7 +90,7 @@ def jain_index(instance, schedule: Schedule) -> Fraction:
     return sum(x) ** 2 / (len(x) * sum(v * v for v in x))
 
 
-def objective(instance, schedule: Schedule, name: str, time_limit: float) -> Fraction:
+def objective(instance, schedule: Schedule, name: str, references: dict) -> Fraction:
     """Both objectives are the global makespan (they differ in the rules, not the value)."""
     if name not in ("makespan", "unconstrained-makespan"):
         raise ValueError(f"unknown mosp objective {name!r}")
@@ -117,23 +105,24 @@ def gantt_bars(instance, schedule: Schedule) -> list[Bar]:
     return machine_bars(instance.lengths, schedule, lambda j: f"organization {instance.owner_of_job[j]}")
 
 
-def summary(instance, schedule: Schedule, heuristic: str | None, time_limit: float) -> dict:
+def summary(instance, schedule: Schedule, heuristic: str | None, references: dict) -> dict:
     """Exact global and fairness metrics, the heuristic's own local
-    references, and any breach of SPEC's references (ref_k). Stretch needs
-    every C^(k)alone proven within ``time_limit``; otherwise it is null and
-    ``stretch_unproven`` says which optimum is missing."""
+    references, and any breach of SPEC's references (``references["local"]``,
+    ref_k). Stretch needs every C^(k)alone (``references["alone"]``); when
+    one was not proven it is null and ``stretch_unproven`` says which."""
     from schedbench.heuristics.mosp import own_references
     from schedbench.validator import validate
 
     value, bound = makespan(instance, schedule), lower_bound(instance)
     makespans = local_makespans(instance, schedule)
-    try:
-        spread, unproven = stretch(instance, schedule, time_limit), {}
-    except UserInputError as exc:
-        spread, unproven = None, {"stretch_unproven": str(exc)}
+    if references.get("alone") is not None:
+        spread, unproven = stretch(instance, schedule, references["alone"]), {}
+    else:
+        spread, unproven = None, {"stretch_unproven": references.get("alone_unproven", "not computed")}
     return {"makespan": value, **exact("lower_bound", bound), **exact("ratio_to_lower_bound", value / bound),
             "local_makespans": makespans, "sum_local_makespans": sum(makespans),
             "local_values": local_values(instance, schedule),
             "own_local_references": own_references(instance, heuristic) if heuristic else None,
             **exact("stretch", spread), **unproven, **exact("jain_index", jain_index(instance, schedule)),
-            "spec_reference_violations": [str(v) for v in validate(instance, schedule)]}
+            "spec_reference_violations": [str(v) for v in validate(instance, schedule,
+                                                                  references=references["local"])]}

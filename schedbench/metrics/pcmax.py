@@ -1,9 +1,10 @@
-"""P||Cmax metrics (lower bounds live in ``schedbench.solvers.pcmax_bounds``)."""
+"""P||Cmax metrics (lower bounds live in ``schedbench.metrics.pcmax_bounds``)."""
 
 from collections.abc import Sequence
 from fractions import Fraction
 
 from schedbench.metrics import Bar, machine_bars
+from schedbench.metrics.pcmax_bounds import lower_bound as pcmax_lower_bound
 from schedbench.schedule import Schedule
 
 
@@ -16,16 +17,14 @@ def fractional_lower_bound(jobs: Sequence[int], machines: int) -> Fraction:
     return max(Fraction(sum(jobs), machines), Fraction(max(jobs)))
 
 
-def objective(instance, schedule: Schedule, name: str, time_limit: float) -> Fraction:
+def objective(instance, schedule: Schedule, name: str, references: dict) -> Fraction:
     if name != "makespan":
         raise ValueError(f"unknown pcmax objective {name!r}")
     return Fraction(makespan(instance.jobs, schedule))
 
 
 def lower_bound(instance, name: str) -> Fraction:
-    """The best of L0, L1 and Martello-Toth's bin-packing bound (``solvers.pcmax_bounds``)."""
-    from schedbench.solvers.pcmax_bounds import lower_bound as pcmax_lower_bound
-
+    """The best of L0, L1 and Martello-Toth's bin-packing bound (``metrics.pcmax_bounds``)."""
     return Fraction(pcmax_lower_bound(instance.jobs, instance.machines)[0])
 
 
@@ -36,9 +35,7 @@ def gantt_bars(instance, schedule: Schedule) -> list[Bar]:
     return machine_bars(instance.jobs, schedule, lambda j: f"job {j}")
 
 
-def summary(instance, schedule: Schedule, heuristic: str | None, time_limit: float) -> dict:
+def summary(instance, schedule: Schedule, heuristic: str | None, references: dict) -> dict:
     """The makespan and the best cheap lower bound (named)."""
-    from schedbench.solvers.pcmax_bounds import lower_bound as bound_of
-
-    bound, name = bound_of(instance.jobs, instance.machines)
+    bound, name = pcmax_lower_bound(instance.jobs, instance.machines)
     return {"makespan": makespan(instance.jobs, schedule), "lower_bound": bound, "lower_bound_name": name}

@@ -5,7 +5,7 @@ from fractions import Fraction
 from schedbench.metrics import Bar
 
 
-def objective(instance, certificate, name: str, time_limit: float) -> Fraction:
+def objective(instance, certificate, name: str, references: dict) -> Fraction:
     """``decision``: 1, the answer yes, which a (validated) certificate proves."""
     if name != "decision":
         raise ValueError(f"unknown three_partition objective {name!r}")

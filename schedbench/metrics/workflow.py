@@ -131,7 +131,7 @@ def slr_class(instance: WorkflowInstance, schedule: Schedule) -> tuple[float | N
     return rho, 1 if rho < 0 else 2
 
 
-def objective(instance: WorkflowInstance, schedule: Schedule, name: str, time_limit: float) -> Fraction:
+def objective(instance: WorkflowInstance, schedule: Schedule, name: str, references: dict) -> Fraction:
     if name != "max-slr":
         raise ValueError(f"unknown workflow objective {name!r}")
     return max_slr(instance, schedule)
@@ -159,7 +159,7 @@ def gantt_bars(instance: WorkflowInstance, schedule: Schedule) -> list[Bar]:
             for c, s, task, k in zip(schedule.machine, schedule.start, instance.tasks, instance.job_of_task)]
 
 
-def summary(instance: WorkflowInstance, schedule: Schedule, heuristic: str | None, time_limit: float) -> dict:
+def summary(instance: WorkflowInstance, schedule: Schedule, heuristic: str | None, references: dict) -> dict:
     """SLRs (exact), the worst SLR, their Gini coefficient, response times,
     the worst task wait (starvation) and the §3 class."""
     ratios = slrs(instance, schedule)

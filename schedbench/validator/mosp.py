@@ -1,16 +1,18 @@
 """Multi-organization scheduling: machine rules, local constraints and,
 when the instance (or the caller) asks, the selfishness restriction.
 
-Local constraints compare each organization's value with a reference:
-SPEC's ``ref_k`` by default, or the caller's (a heuristic is checked
-against its own local schedule). Selfishness (SPEC): a job j of k may start
+Local constraints compare each organization's value with the reference the
+caller gives: SPEC's ``ref_k`` (an optimal one is a P||Cmax optimum, proven
+upstream by ``solvers.mosp.local_references``: the validator calls no
+solver), or a heuristic's own local schedule's values. LPT and SPT
+references it computes itself, from the instance alone. Selfishness (SPEC): a job j of k may start
 no later than (a) the first start of a foreign job on k's machines and
 (b) the first idle moment of any machine of k.
 """
 
 from collections.abc import Sequence
 
-from schedbench.metrics.mosp import local_references, local_values
+from schedbench.metrics.mosp import listed_references, local_values
 from schedbench.schedule import Schedule
 from schedbench.validator import Violation
 from schedbench.validator.machines import check_machines
@@ -34,7 +36,10 @@ def _job(instance, j: int) -> str:
 
 
 def _local_constraints(instance, schedule: Schedule, references: Sequence[int] | None) -> list[Violation]:
-    refs = local_references(instance) if references is None else references
+    refs = listed_references(instance) if references is None else references
+    if refs is None:
+        raise ValueError("the optimal local reference ref_k is a P||Cmax optimum, proven upstream: pass references "
+                         "(schedbench.families.rule_references)")
     name = "makespan" if instance.local_objective == "cmax" else "sum of completion times"
     return [Violation("local-constraint", f"organizations[{k}]", f"{name} {value} exceeds its reference {ref}")
             for k, (value, ref) in enumerate(zip(local_values(instance, schedule), refs)) if value > ref]

@@ -15,7 +15,7 @@ from math import ceil, floor
 from ortools.linear_solver import pywraplp
 
 from schedbench.solvers.arcflow import ArcFlowGraph, assignment_from_bins, bins_from_flow, build, paths_from_flow
-from schedbench.solvers.pcmax_bounds import checked_dual_bound
+from schedbench.metrics.pcmax_bounds import checked_dual_bound
 
 #: OR-Tools backend for the integer model (measured in bench/pcmax_engine.py).
 MIP_BACKEND = "SCIP"

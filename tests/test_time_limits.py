@@ -1,0 +1,46 @@
+"""--time-limit is a promise (SPEC): the whole command returns within T + 2 s
+with its best schedule and certified bound, on instances no backend solves
+in T, for every family and backend."""
+
+import json
+import time
+
+import pytest
+
+from conftest import run_cli
+
+LIMIT = 1.0
+
+CASES = [  # (generator and parameters, objective)
+    (["pcmax-uniform", "--jobs", "3000", "--machines", "500", "--high", "1000"], None),
+    (["pcmax-uniform", "--jobs", "60", "--machines", "7", "--low", "100", "--high", "1000"], None),
+    (["mosp-small", "--organizations", "[8,8]", "--jobs", "[6,7]", "--length", "[1,9]", "--selfish"], None),
+    (["mosp-small", "--organizations", "[10,10]", "--jobs", "[5,6]", "--length", "[1,20]",
+      "--local-objective", "sum_ci"], None),
+    (["small", "--users", "[4,4]", "--campaigns", "[3,3]", "--jobs", "[5,5]", "--length", "[1,30]",
+      "--machines", "[3,3]"], "max-user-stretch"),
+    (["small", "--users", "[4,4]", "--campaigns", "[3,3]", "--jobs", "[5,5]", "--length", "[1,30]",
+      "--machines", "[3,3]"], "sum-user-flow"),
+    (["dssp-small", "--jobs", "[16,16]", "--stages", "[3,3]", "--tasks", "[3,3]", "--deadline", "[30,40]",
+      "--processors", "[4,4]"], None),
+    (["workflow-small", "--jobs", "[8,8]", "--tasks", "[4,6]", "--exec-range", "[1,20]"], None),
+    (["knapsack-random", "--items", "4000", "--weight", "[1,1000000]", "--profit", "[1,1000000]"], None),
+]
+
+
+@pytest.mark.parametrize("solver", ["cpsat", "milp"])
+@pytest.mark.parametrize("generator, objective", CASES, ids=[f"{c[0][0]}-{i}" for i, c in enumerate(CASES)])
+def test_the_command_returns_within_the_limit(tmp_path, generator, objective, solver):
+    path = tmp_path / "instance.json"
+    assert run_cli("generate", *generator, "--seed", "3", "-o", path).returncode == 0
+    args = ["solve", path, "--time-limit", LIMIT, "--solver", solver, "--json"]
+    began = time.monotonic()
+    out = run_cli(*args, *(["--objective", objective] if objective else []))
+    elapsed = time.monotonic() - began
+    assert elapsed <= LIMIT + 2, f"{elapsed:.1f} s"
+    if out.returncode == 2:  # a MILP too large to hold: refused in one line, naming --solver
+        assert solver == "milp" and "--solver" in out.stderr, out.stderr
+        return
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["status"] in ("optimal", "feasible", "unknown")
