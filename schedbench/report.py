@@ -3,7 +3,7 @@
 from typing import Any
 
 from schedbench.metrics import fraction, number
-from schedbench.model import schedule_to_json
+from schedbench.model import family_module, schedule_to_json
 from schedbench.result import Result
 
 
@@ -19,10 +19,8 @@ def result_json(instance, result: Result, objective: str) -> dict[str, Any]:
         "method": result.method,
         "proof": list(result.proof),
     }
-    if instance.family == "three_partition" and result.schedule is not None:
-        out["certificate"] = [list(triple) for triple in result.schedule]
-    if instance.family == "knapsack" and result.schedule is not None:
-        out["selected"] = list(result.schedule)
+    if result.schedule is not None:  # a family's answer in its own words (3-PARTITION's certificate, ...)
+        out.update(getattr(family_module(instance.family), "result_fields", lambda i, s: {})(instance, result.schedule))
     if result.objective is not None:
         out["objective_fraction"] = fraction(result.objective)
     if result.bound is not None:

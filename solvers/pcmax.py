@@ -120,9 +120,10 @@ class _Search:
                              self.proof, None if optimal else open_claim)
 
 
-#: Certified optima by (lengths, machines): a proven optimum holds whatever
-#: the solver or the time limit that proved it, so asking again costs nothing.
-_PROVEN: dict[tuple[tuple[int, ...], int], PcmaxSolution] = {}
+#: Certified optima by (lengths, machines, solver): a proven optimum holds
+#: whatever the time limit that proved it, so asking again costs nothing
+#: (per solver, so that comparing backends still runs each).
+_PROVEN: dict[tuple[tuple[int, ...], int, str], PcmaxSolution] = {}
 _PROVEN_SIZE = 200_000
 
 
@@ -138,14 +139,14 @@ def pcmax_optimum(lengths: tuple[int, ...], machines: int, solver: str = "cpsat"
     """Optimal (or best found, with its certified bound) P||Cmax schedule of ``lengths``."""
     if solver not in BACKENDS:
         raise UserInputError("--solver", f"unknown P||Cmax solver {solver!r} (known: {', '.join(BACKENDS)})")
-    known = _PROVEN.get((lengths, machines))
+    known = _PROVEN.get((lengths, machines, solver))
     if known is not None:
         return known
     found = _optimum(lengths, machines, solver, time_limit)
     if found.optimal:
         if len(_PROVEN) >= _PROVEN_SIZE:
             _PROVEN.clear()
-        _PROVEN[lengths, machines] = found
+        _PROVEN[lengths, machines, solver] = found
     return found
 
 

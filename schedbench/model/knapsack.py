@@ -78,6 +78,11 @@ def schedule_to_json(instance: KnapsackInstance, selected: Selection) -> dict[st
     return {"selected": list(selected)}
 
 
+def result_fields(instance: KnapsackInstance, selected: Selection) -> dict[str, Any]:
+    """The keys ``solve --json`` adds: the selected items."""
+    return schedule_to_json(instance, selected)
+
+
 def schedule_from_json(instance: KnapsackInstance, obj: Any) -> Selection:
     """Shape and types only; range, duplicates and capacity are the validator's question."""
     if isinstance(obj, dict):

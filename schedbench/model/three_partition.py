@@ -66,6 +66,11 @@ def schedule_to_json(instance: ThreePartitionInstance, certificate: Certificate)
     return {"certificate": [list(t) for t in certificate]}
 
 
+def result_fields(instance: ThreePartitionInstance, certificate: Certificate) -> dict[str, Any]:
+    """The keys ``solve --json`` adds (SPEC: the triples as "certificate")."""
+    return schedule_to_json(instance, certificate)
+
+
 def schedule_from_json(instance: ThreePartitionInstance, obj: Any) -> Certificate:
     """Shape and types only; whether it is a 3-partition is the validator's question."""
     if isinstance(obj, dict):
