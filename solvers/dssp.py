@@ -18,7 +18,7 @@ from schedbench.metrics.dssp import completed_jobs, reward, theorem1_parameter, 
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
 from schedbench.schedule import Schedule
 from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods
-from schedbench.solvers.knapsack import dantzig_bound
+from schedbench.metrics.knapsack import dantzig
 from schedbench.solvers.hints import ordered_within
 from schedbench.solvers.machines import assign_machines
 
@@ -35,8 +35,7 @@ def _total_reward(instance, jobs) -> int:
 def lp_bound(instance) -> Fraction:
     """The LP relaxation of the r = 1 knapsack: weaker than ``knapsack_bound``, and free."""
     jobs = [instance.jobs[j] for j in candidates(instance)]
-    return dantzig_bound([job.work for job in jobs], [job.reward for job in jobs],
-                         instance.processors * instance.deadline)
+    return dantzig([job.work for job in jobs], [job.reward for job in jobs], instance.processors * instance.deadline)
 
 
 def incumbent(instance) -> tuple[Schedule, int]:

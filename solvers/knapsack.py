@@ -10,14 +10,14 @@ selection always fits, so the answer is never ``infeasible``.
 """
 
 import time
-from collections.abc import Sequence
 from fractions import Fraction
-from math import floor, inf
+from math import floor
 
 from schedbench.errors import ModelTooLarge
 from schedbench.heuristics.dssp import DP_CELLS
 from schedbench.heuristics.knapsack import dp_selection
-from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
+from schedbench.metrics.knapsack import by_density, dantzig
+from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
 from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods
 
 
@@ -27,15 +27,14 @@ BACKENDS = ("cpsat", "milp")
 DEFAULT_SOLVER = "cpsat"
 
 
-def dantzig_bound(weights: Sequence[int], profits: Sequence[int], capacity: int) -> Fraction:
-    """The LP relaxation's optimum (Dantzig 1957): items by profit per unit
-    of weight, the last one fractional. Exact and checkable."""
-    total, left = Fraction(0), Fraction(capacity)
-    for i in sorted(range(len(weights)), key=lambda i: (-Fraction(profits[i], weights[i]) if weights[i] else -inf, i)):
-        take = Fraction(1) if weights[i] <= left else left / weights[i]
-        total += take * profits[i]
-        left -= take * weights[i]
-    return total
+def _greedy(instance) -> tuple[int, ...]:
+    """Items by profit per unit of weight, each taken while it fits."""
+    left, chosen = instance.capacity, []
+    for i in by_density(instance.weights, instance.profits):
+        if instance.weights[i] <= left:
+            left -= instance.weights[i]
+            chosen.append(i)
+    return tuple(sorted(chosen))
 
 
 def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
@@ -43,11 +42,11 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     from schedbench.solvers import backend
 
     outcome = backend(solver, "knapsack").solve(instance, SEARCH_SHARE * time_limit)
-    if outcome.solution is None:
-        return Result(UNKNOWN, None, None, None, solver, "model", time.monotonic() - began)
-    selected = tuple(i for i, x in enumerate(outcome.solution) if x)
+    # without a model's answer, the greedy selection by profit per weight (Dantzig's, whole items only)
+    selected = (tuple(i for i, x in enumerate(outcome.solution) if x) if outcome.solution is not None
+                else _greedy(instance))
     value = instance.profit_of(selected)
-    certified, proof = floor(dantzig_bound(instance.weights, instance.profits, instance.capacity)), ("lp-dantzig",)
+    certified, proof = floor(dantzig(instance.weights, instance.profits, instance.capacity)), ("lp-dantzig",)
     claimed = value if outcome.status == OPTIMAL else outcome.bound
     details: dict = {}
     if claimed is not None and max(claimed, value) < certified:

@@ -1,6 +1,7 @@
 """Knapsack metrics (SPEC.md family ``knapsack``): a selection's profit and
 weight, and the LP relaxation's bound, all exact."""
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 from schedbench.metrics import Bar
@@ -13,23 +14,29 @@ def objective(instance, selected, name: str, references: dict) -> Fraction:
 
 
 def lower_bound(instance, name: str) -> Fraction:
-    """An upper bound (profit is maximised): the LP relaxation, Dantzig's
-    greedy by decreasing profit per weight with the first item that does
-    not fit taken in part (items of weight 0 always fit)."""
-    capacity, total = Fraction(instance.capacity), Fraction(0)
-    for item in sorted(instance.items, key=_density):
-        if item.weight == 0:
-            total += item.profit
-        elif capacity > 0:
-            take = min(Fraction(1), capacity / item.weight)
-            total += take * item.profit
-            capacity -= take * item.weight
+    """An upper bound (profit is maximised): the LP relaxation (``dantzig``)."""
+    return dantzig(instance.weights, instance.profits, instance.capacity)
+
+
+def dantzig(weights: Sequence[int], profits: Sequence[int], capacity: int) -> Fraction:
+    """The LP relaxation's optimum (Dantzig 1957), exact: items by
+    decreasing profit per weight, the first one that does not fit taken in
+    part (items of weight 0 always fit). Checkable, and certified as such."""
+    left, total = Fraction(capacity), Fraction(0)
+    for i in by_density(weights, profits):
+        if weights[i] == 0:
+            total += profits[i]
+        elif left > 0:
+            take = min(Fraction(1), left / weights[i])
+            total += take * profits[i]
+            left -= take * weights[i]
     return total
 
 
-def _density(item) -> tuple[bool, Fraction]:
-    """Items of weight 0 first, then by decreasing profit per weight."""
-    return item.weight > 0, -Fraction(item.profit, item.weight) if item.weight else Fraction(0)
+def by_density(weights: Sequence[int], profits: Sequence[int]) -> list[int]:
+    """Item indexes, weight 0 first, then by decreasing profit per weight (ties: index)."""
+    return sorted(range(len(weights)), key=lambda i: (weights[i] > 0, -Fraction(profits[i], weights[i])
+                                                      if weights[i] else Fraction(0), i))
 
 
 METRICS = {"weight": lambda instance, selected: instance.weight_of(selected)}
