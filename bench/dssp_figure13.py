@@ -29,7 +29,7 @@ from schedbench.instances.dssp import scaled_workload, small_workload, standard_
 from schedbench.metrics.dssp import reward
 from schedbench.result import OPTIMAL
 from schedbench.solvers import solve
-from schedbench.solvers.dssp import knapsack_bound, lp_bound
+from schedbench.metrics.dssp import knapsack_bound, lp_bound
 from schedbench.validator import validate
 
 POLICIES = ("lcpf", "stcpu", "random")

@@ -27,18 +27,13 @@ from math import floor
 from schedbench.errors import UserInputError
 from schedbench.heuristics.knapsack import dp_by_profits, dp_by_profits_many, ortools_knapsack
 from schedbench.instances.parameters import exact, integer
-from schedbench.metrics.dssp import theorem1_parameter, tuned_parameter
+from schedbench.metrics.dssp import candidates, theorem1_parameter, tuned_parameter
 from schedbench.schedule import Schedule
 
 SELECTORS: dict[str, Callable] = {"dp": dp_by_profits, "ortools": ortools_knapsack}
 #: DP by profits keeps one bit per (job, total profit): beyond this many cells
 #: (large rewards) the selection goes to OR-Tools' exact solver, same optimum.
 DP_CELLS = 1 << 28
-
-
-def candidates(instance) -> list[int]:
-    """Jobs that can finish by the deadline at all (T_inf <= D)."""
-    return [j for j, job in enumerate(instance.jobs) if job.critical_path <= instance.deadline]
 
 
 def select(instance, r: Fraction, selector: str = "dp") -> list[int]:

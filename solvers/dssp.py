@@ -13,29 +13,13 @@ heuristic / bound side by side): the paper's, the knapsack optimum at r = 1
 import time
 from fractions import Fraction
 
-from schedbench.heuristics.dssp import candidates, select
-from schedbench.metrics.dssp import completed_jobs, reward, theorem1_parameter, tuned_parameter
+from schedbench.metrics.dssp import completed_jobs, knapsack_bound, lp_bound, reward, theorem1_parameter, tuned_parameter
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
 from schedbench.schedule import Schedule
+from schedbench.solvers import backend
 from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods
-from schedbench.metrics.knapsack import dantzig
 from schedbench.solvers.hints import ordered_within
 from schedbench.solvers.machines import assign_machines
-
-
-def knapsack_bound(instance) -> int:
-    """The paper's upper bound: the knapsack value at r = 1."""
-    return _total_reward(instance, select(instance, Fraction(1)))
-
-
-def _total_reward(instance, jobs) -> int:
-    return sum(instance.jobs[j].reward for j in jobs)
-
-
-def lp_bound(instance) -> Fraction:
-    """The LP relaxation of the r = 1 knapsack: weaker than ``knapsack_bound``, and free."""
-    jobs = [instance.jobs[j] for j in candidates(instance)]
-    return dantzig([job.work for job in jobs], [job.reward for job in jobs], instance.processors * instance.deadline)
 
 
 def incumbent(instance) -> tuple[Schedule, int]:
@@ -47,7 +31,7 @@ def incumbent(instance) -> tuple[Schedule, int]:
     tuned, one, r0 = selections(instance, [tuned_parameter(instance), Fraction(1), theorem1_parameter(instance)])
     runs = [dispatch(instance, jobs, policy) for jobs in (tuned, one) for policy in ("lcpf", "stcpu", "random")]
     runs += [dispatch(instance, r0, "lcpf"), priority_scheduler(instance)]
-    return max(runs, key=lambda s: reward(instance, s)), _total_reward(instance, one)
+    return max(runs, key=lambda s: reward(instance, s)), sum(instance.jobs[j].reward for j in one)
 
 
 BACKENDS = ("cpsat", "milp")
@@ -72,8 +56,6 @@ def solve(instance, objective: str, solver: str, time_limit: float, trust_bound:
     if value >= certified:
         return Result(OPTIMAL, Fraction(value), Fraction(value), best, solver, "bounds",
                       time.monotonic() - began, details, proof)
-    from schedbench.solvers import backend
-
     seconds = SEARCH_SHARE * time_limit - (time.monotonic() - began)
     if solver == "cpsat":
         outcome = backend(solver, "dssp").solve(instance, seconds, hint_jobs=completed_jobs(instance, best),

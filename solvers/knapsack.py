@@ -18,6 +18,7 @@ from schedbench.heuristics.dssp import DP_CELLS
 from schedbench.heuristics.knapsack import dp_selection
 from schedbench.metrics.knapsack import by_density, dantzig
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
+from schedbench.solvers import backend
 from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods
 
 
@@ -39,8 +40,6 @@ def _greedy(instance) -> tuple[int, ...]:
 
 def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     began = time.monotonic()
-    from schedbench.solvers import backend
-
     outcome = backend(solver, "knapsack").solve(instance, SEARCH_SHARE * time_limit)
     # without a model's answer, the greedy selection by profit per weight (Dantzig's, whole items only)
     selected = (tuple(i for i, x in enumerate(outcome.solution) if x) if outcome.solution is not None

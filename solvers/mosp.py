@@ -16,6 +16,7 @@ from schedbench.errors import UserInputError
 from schedbench.metrics.mosp import listed_references, makespan
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
 from schedbench.schedule import Schedule
+from schedbench.solvers import backend
 from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods, nested_unconfirmed
 from schedbench.solvers.pcmax import PcmaxSolution, pcmax_optima, pcmax_optimum
 
@@ -190,8 +191,6 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     if any(spec.latest_completion(j) < p for j, p in enumerate(instance.lengths)):
         return Result(INFEASIBLE, None, None, None, solver, "references", time.monotonic() - began, details,
                       ("references",))
-    from schedbench.solvers import backend
-
     decide = backend(solver, "mosp").decide
     relaxed, relaxed_schedule = relaxation(spec, time_limit / 4)
     best = incumbent(spec, (relaxed_schedule,), time_limit / 8)

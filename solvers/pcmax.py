@@ -32,12 +32,15 @@ from functools import lru_cache
 
 from schedbench.errors import UserInputError
 from schedbench.heuristics.pcmax import improve, lpt, multifit
+from schedbench.metrics.pcmax_bounds import lower_bound
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
 from schedbench.schedule import Schedule, back_to_back
 from schedbench.solvers import settings
+from schedbench.solvers.arcflow import build
 from schedbench.solvers.certificate import SEARCH_SHARE, confirm, unconfirmed
 from schedbench.solvers.cpsat import confirming
-from schedbench.metrics.pcmax_bounds import lower_bound
+from schedbench.solvers.cpsat.pcmax import minimize
+from schedbench.solvers.milp.pcmax import MAX_GRAPH, decide, dive, lp_bins
 
 BACKENDS = ("portfolio", "cpsat", "milp")
 #: The strongest measured: on 16 hard Lawrinenko instances the portfolio
@@ -203,8 +206,6 @@ def _search(search: _Search, solver: str, stop_at: float) -> None:
             search.claim(capacity, "arcflow-milp")
         if solver == "milp" or capacity >= search.upper:
             return
-    from schedbench.solvers.cpsat.pcmax import minimize
-
     floor = max(search.lower, search.claimed)
     status, machine_of, bound = minimize(lengths, machines, floor, search.upper - 1, stop_at)
     if machine_of is not None:
@@ -222,13 +223,9 @@ def _confirm(search: _Search, deadline: float) -> None:
     lengths, machines = search.lengths, search.machines
 
     def by_arcflow(seconds: float) -> tuple[str, object]:  # unknown when the graph is too large
-        from schedbench.solvers.milp.pcmax import decide
-
         return decide(lengths, machines, capacity, seconds)
 
     def by_cpsat(seconds: float) -> tuple[str, object]:
-        from schedbench.solvers.cpsat.pcmax import minimize
-
         with confirming():
             status, machine_of, _ = minimize(lengths, machines, search.lower, capacity, time.monotonic() + seconds)
         return status, machine_of
@@ -249,16 +246,11 @@ def _arcflow_fits(lengths, capacity, deadline) -> bool:
     """Whether the arc-flow graph at the lower bound stays under its size cap:
     long jobs and a large C make it too large, and then the portfolio leaves
     all its time to CP-SAT instead of building graphs it cannot use."""
-    from schedbench.solvers.arcflow import build
-    from schedbench.solvers.milp.pcmax import MAX_GRAPH
-
     return build(lengths, capacity, MAX_GRAPH, deadline) is not None
 
 
 def _arcflow_decide(lengths, machines, capacity, stop) -> tuple[str, list[int] | None, str]:
     """C decided by LP diving (half the time left), then the arc-flow MILP."""
-    from schedbench.solvers.milp.pcmax import decide, dive
-
     status, machine_of = dive(lengths, machines, capacity, (stop - time.monotonic()) / 2)
     if status == "feasible":
         return status, machine_of, "arcflow-dive"
@@ -272,8 +264,6 @@ def _arcflow_lower_bound(lengths, machines, lower, upper, deadline) -> int:
     The LP's machine count never grows with C, so a refuted C refutes every
     smaller one; a C left untested (graph too large, time up) only stops the
     search, it never counts as refuted."""
-    from schedbench.solvers.milp.pcmax import lp_bins
-
     while lower < upper and time.monotonic() < deadline:
         middle = (lower + upper) // 2
         needed = lp_bins(lengths, middle, deadline - time.monotonic())

@@ -21,6 +21,7 @@ from fractions import Fraction
 from math import ceil, floor
 
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL
+from schedbench.solvers import backend
 from schedbench.solvers.certificate import FORMULA, SEARCH_SHARE, alternatives, confirm, independent_methods
 
 #: ask(model module, limits, seconds) -> (status, schedule or None): "N_k <= limits[k] for every k?";
@@ -57,8 +58,6 @@ def minimize_max_ratio(denominators: Sequence[Fraction], lower: Fraction, lower_
     Refutations are the backend's claims: the one the answer rests on (the
     target just below the answer, or the last refuted one on a time limit)
     is asked again by an independent method (``solvers.certificate``)."""
-    from schedbench.solvers import backend
-
     began = time.monotonic()
     search_end, deadline = began + SEARCH_SHARE * time_limit, began + time_limit
     model = backend(solver, family)

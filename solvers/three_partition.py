@@ -13,6 +13,7 @@ import time
 from fractions import Fraction
 
 from schedbench.result import FEASIBLE, INFEASIBLE, UNKNOWN, Result
+from schedbench.solvers import backend
 from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods
 
 
@@ -23,8 +24,6 @@ DEFAULT_SOLVER = "cpsat"
 
 def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     began = time.monotonic()
-    from schedbench.solvers import backend
-
     outcome = backend(solver, "three_partition").solve(instance, SEARCH_SHARE * time_limit)
     details: dict = {}
     if outcome.status == INFEASIBLE:

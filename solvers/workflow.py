@@ -22,6 +22,7 @@ import networkx as nx
 from schedbench.metrics.workflow import critical_path, max_slr, upward_ranks
 from schedbench.model.workflow import WorkflowInstance, WorkflowJob, WorkflowSchedule
 from schedbench.result import OPTIMAL, Result
+from schedbench.solvers import backend
 from schedbench.solvers.certificate import FORMULA
 from schedbench.solvers.ratio import minimize_max_ratio
 from schedbench.validator import validate
@@ -130,8 +131,6 @@ DEFAULT_SOLVER = "cpsat"
 def solve(instance: WorkflowInstance, objective: str, solver: str, time_limit: float) -> Result:
     """Minimise max-SLR exactly with ``solver`` (cpsat or milp) within
     ``time_limit`` seconds; on a time limit, the best schedule and the proven bound."""
-    from schedbench.solvers import backend
-
     began = time.monotonic()
     if not instance.jobs:
         return Result(OPTIMAL, Fraction(0), Fraction(0), WorkflowSchedule((), ()), solver, "empty",

@@ -15,7 +15,7 @@ from schedbench.model.dssp import DsspInstance, Job
 from schedbench.result import OPTIMAL
 from schedbench.schedule import Schedule
 from schedbench.solvers import solve
-from schedbench.solvers.dssp import knapsack_bound, lp_bound
+from schedbench.metrics.dssp import knapsack_bound, lp_bound
 from schedbench.validator import validate
 
 from conftest import assert_rejected, run_cli, write_json

@@ -17,7 +17,7 @@ from schedbench.heuristics.dssp import two_phase
 from schedbench.metrics.dssp import completed_jobs, theorem1_parameter
 from schedbench.model.dssp import DsspInstance, Job
 from schedbench.result import OPTIMAL
-from schedbench.solvers.dssp import knapsack_bound, lp_bound
+from schedbench.metrics.dssp import knapsack_bound, lp_bound
 from schedbench.validator import validate
 
 

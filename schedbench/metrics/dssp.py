@@ -4,6 +4,7 @@ the deadline, and the quantities of the paper's analysis."""
 from fractions import Fraction
 
 from schedbench.metrics import Bar, exact, machine_bars
+from schedbench.metrics.knapsack import dantzig
 from schedbench.schedule import Schedule
 
 
@@ -44,8 +45,6 @@ def objective(instance, schedule: Schedule, name: str, references: dict) -> Frac
 def lower_bound(instance, name: str) -> Fraction:
     """An upper bound (reward is maximised): the paper's knapsack bound, the
     optimal selection at r = 1 (no schedule completes more work than P x D)."""
-    from schedbench.solvers.dssp import knapsack_bound
-
     return Fraction(knapsack_bound(instance))
 
 
@@ -60,9 +59,27 @@ def gantt_bars(instance, schedule: Schedule) -> list[Bar]:
 def summary(instance, schedule: Schedule, heuristic: str | None, references: dict) -> dict:
     """The reward and the jobs that earn it, against the paper's upper bound
     (the knapsack value at r = 1) and its LP relaxation."""
-    from schedbench.solvers.dssp import knapsack_bound, lp_bound
-
     value, bound, relaxed = reward(instance, schedule), knapsack_bound(instance), lp_bound(instance)
     return {"reward": value, "completed_jobs": completed_jobs(instance, schedule), "knapsack_bound": bound,
             **exact("lp_bound", relaxed),
             **exact("ratio_to_knapsack_bound", Fraction(value, bound) if bound else None)}
+
+
+def candidates(instance) -> list[int]:
+    """Jobs that can finish by the deadline at all (T_inf <= D)."""
+    return [j for j, job in enumerate(instance.jobs) if job.critical_path <= instance.deadline]
+
+
+def knapsack_bound(instance) -> int:
+    """The paper's upper bound: the reward of the r = 1 knapsack selection
+    (jobs whose work exceeds P D together cannot all finish), computed
+    exactly by the selection's dynamic program."""
+    from schedbench.heuristics.dssp import select  # the heuristics read this module's parameters
+
+    return sum(instance.jobs[j].reward for j in select(instance, Fraction(1)))
+
+
+def lp_bound(instance) -> Fraction:
+    """The LP relaxation of the r = 1 knapsack: weaker than ``knapsack_bound``, and free."""
+    jobs = [instance.jobs[j] for j in candidates(instance)]
+    return dantzig([job.work for job in jobs], [job.reward for job in jobs], instance.processors * instance.deadline)
