@@ -62,5 +62,6 @@ def solve(instance, objective: str | None = None, solver: str | None = None,
             raise UserInputError(f"options.{name}", f"{instance.family} solve takes "
                                                     f"{', '.join(known) or 'no options'}, not {name!r}")
     limit = settings.DEFAULT_TIME_LIMIT if time_limit is None else time_limit
-    # a tenth kept for what surrounds a solve (loading, validating, printing): SPEC's T + 2 s is the whole command
-    return module.solve(instance, objective, solver, limit * 0.9, **options)
+    # a fifth kept for what surrounds a solve (loading, validating, printing) and for what overruns its own
+    # limit (CBC's presolve): SPEC's T + 2 s is the whole command
+    return module.solve(instance, objective, solver, limit * 0.8, **options)

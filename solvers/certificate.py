@@ -41,6 +41,7 @@ SEARCH_SHARE = 0.7
 #: Methods that build a MILP, and the least time worth starting one with.
 MILP_METHODS = ("milp", "arcflow-milp")
 MILP_MINIMUM = 1.0
+MILP_SHARE = 0.6
 
 #: The status of a question refuted by a checkable computation before any
 #: model is built (empty start windows): a proof on its own, named "windows".
@@ -84,8 +85,10 @@ def confirm(alternatives: Sequence[tuple[str, Question]], deadline: float) -> Co
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             break
-        if name in MILP_METHODS and remaining < MILP_MINIMUM:
-            continue
+        if name in MILP_METHODS:  # CBC's presolve and PuLP's reading overrun a time limit: ask within a share
+            if remaining < MILP_MINIMUM:
+                continue
+            remaining *= MILP_SHARE
         try:
             status, solution = ask(remaining)
         except ModelTooLarge:

@@ -110,7 +110,8 @@ def solve(spec: CampaignSpec, time_limit: float) -> ModelOutcome:
     inst = spec.instance
     if spec.trivially_infeasible():
         return ModelOutcome("infeasible", None, None, None)
-    if spec.formulation in ("default", "time-indexed") and not affordable(coefficients(spec), time_limit):
+    # the completion and limit rows about double the capacity rows' cost
+    if spec.formulation in ("default", "time-indexed") and not affordable(2 * coefficients(spec), time_limit):
         return UNKNOWN
     problem = pulp.LpProblem("campaign", pulp.LpMinimize)
     # A warm start is given only when the known schedule fits the (limited) domains.
