@@ -23,8 +23,7 @@ from schedbench.metrics.pcmax import fractional_lower_bound
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
 from schedbench.schedule import Schedule
 from schedbench.solvers.campaign_spec import CampaignSpec, ordered_twins
-from schedbench.solvers.certificate import (FORMULA, SEARCH_SHARE, alternatives, confirm, independent_methods,
-                                           nested_unconfirmed)
+from schedbench.solvers.certificate import FORMULA, SEARCH_SHARE, confirm, nested_unconfirmed, other_methods
 from schedbench.solvers.machines import assign_machines
 from schedbench.solvers.pcmax import pcmax_optima
 from schedbench.solvers.ratio import minimize_max_ratio
@@ -195,7 +194,7 @@ def _sum_user_flow(instance, lower_delta, incumbent, incumbent_value, value_of, 
         def ask(backend_model, seconds):
             return _answer(instance, better, backend_model, seconds)
 
-        done = confirm(alternatives(independent_methods("campaign", solver), ask), deadline)
+        done = confirm(other_methods("campaign", solver, ask), deadline)
         details.update(done.details(claimed, solver, certified))
         if done.confirmed:
             certified, proof = Fraction(cutoff + 1), (solver, done.by)

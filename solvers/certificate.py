@@ -25,7 +25,7 @@ solution is kept and the claim dropped.
 """
 
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from importlib import import_module
@@ -73,7 +73,7 @@ class Confirmation:
         return out
 
 
-def confirm(alternatives: Sequence[tuple[str, Question]], deadline: float) -> Confirmation:
+def confirm(alternatives: Iterable[tuple[str, Question]], deadline: float) -> Confirmation:
     """Ask a refuted question again, by each independent method in turn
     until one answers: refuted again (confirmed), or a solution (the first
     refutation was false). A method that refuses the model's size or gives
@@ -108,21 +108,16 @@ class Method:
     context: Callable[[], AbstractContextManager]
 
 
-def independent_methods(family: str, primary: str) -> list[Method]:
-    """The methods that may confirm a refutation by ``primary`` (cpsat or
-    milp) on ``family``'s models, strongest first: the other backend, then
-    CP-SAT in its confirming configuration (never for a CP-SAT primary's
-    own search alone: it is the fallback where the MILP cannot answer)."""
+def other_methods(family: str, primary: str,
+                  ask: Callable[[object, float], tuple[str, object]]) -> Iterator[tuple[str, Question]]:
+    """``ask(model module, seconds)`` bound to each method that may confirm a
+    refutation by ``primary`` (cpsat or milp) on ``family``'s models,
+    strongest first: the other backend, then CP-SAT in its confirming
+    configuration (the fallback where the MILP cannot answer)."""
     cpsat = import_module(f"schedbench.solvers.cpsat.{family}")
-    confirming_cpsat = Method("cpsat-confirm", cpsat, confirming)
-    if primary == "milp":
-        return [Method("cpsat", cpsat, nullcontext), confirming_cpsat]
-    return [Method("milp", import_module(f"schedbench.solvers.milp.{family}"), nullcontext), confirming_cpsat]
-
-
-def alternatives(methods: Sequence[Method], ask: Callable[[object, float], tuple[str, object]]) -> Iterator[tuple[str, Question]]:
-    """``ask(module, seconds)`` bound to each method and its configuration."""
-    for method in methods:
+    other = (Method("cpsat", cpsat, nullcontext) if primary == "milp"
+             else Method("milp", import_module(f"schedbench.solvers.milp.{family}"), nullcontext))
+    for method in (other, Method("cpsat-confirm", cpsat, confirming)):
         def question(seconds: float, method: Method = method) -> tuple[str, object]:
             with method.context():
                 return ask(method.module, seconds)

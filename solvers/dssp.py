@@ -17,7 +17,7 @@ from schedbench.metrics.dssp import completed_jobs, knapsack_bound, lp_bound, re
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
 from schedbench.schedule import Schedule
 from schedbench.solvers import backend
-from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods
+from schedbench.solvers.certificate import SEARCH_SHARE, confirm, other_methods
 from schedbench.solvers.hints import ordered_within
 from schedbench.solvers.machines import assign_machines
 
@@ -74,7 +74,7 @@ def solve(instance, objective: str, solver: str, time_limit: float, trust_bound:
             found = model.solve(instance, seconds, at_least=at_least)
             return found.status, None if found.solution is None else _schedule(instance, found.solution)
 
-        done = confirm(alternatives(independent_methods("dssp", solver), ask), began + time_limit)
+        done = confirm(other_methods("dssp", solver, ask), began + time_limit)
         details.update(done.details(claimed, solver, certified))
         if done.confirmed:
             certified, proof = at_least - 1, (solver, done.by)

@@ -19,7 +19,7 @@ from schedbench.heuristics.knapsack import dp_selection
 from schedbench.metrics.knapsack import by_density, dantzig
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
 from schedbench.solvers import backend
-from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods
+from schedbench.solvers.certificate import SEARCH_SHARE, confirm, other_methods
 
 
 BACKENDS = ("cpsat", "milp")
@@ -61,7 +61,7 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
             found = model.solve(instance, seconds, at_least=at_least)
             return found.status, None if found.solution is None else tuple(i for i, x in enumerate(found.solution) if x)
 
-        methods = [("dp-by-profits", by_dynamic_program), *alternatives(independent_methods("knapsack", solver), ask)]
+        methods = [("dp-by-profits", by_dynamic_program), *other_methods("knapsack", solver, ask)]
         done = confirm(methods, began + time_limit)
         details.update(done.details(claimed, solver, certified))
         if done.confirmed:

@@ -17,7 +17,7 @@ from schedbench.metrics.mosp import listed_references, makespan
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
 from schedbench.schedule import Schedule
 from schedbench.solvers import backend
-from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods, nested_unconfirmed
+from schedbench.solvers.certificate import SEARCH_SHARE, confirm, other_methods, nested_unconfirmed
 from schedbench.solvers.pcmax import PcmaxSolution, pcmax_optima, pcmax_optimum
 
 
@@ -210,7 +210,7 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     value = None if schedule is None else makespan(instance, schedule)
     target = upper if value is None else value - 1  # the cap whose refutation makes the answer
     if claimed > certified and min(claimed - 1, target) >= certified:
-        done = confirm(alternatives(independent_methods("mosp", solver), lambda model, seconds: _cap_answer(
+        done = confirm(other_methods("mosp", solver, lambda model, seconds: _cap_answer(
             spec, model.decide(spec, min(claimed - 1, target), seconds))), deadline)
         details.update(done.details(claimed, solver, certified))
         if done.confirmed:

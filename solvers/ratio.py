@@ -22,7 +22,7 @@ from math import ceil, floor
 
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL
 from schedbench.solvers import backend
-from schedbench.solvers.certificate import FORMULA, SEARCH_SHARE, alternatives, confirm, independent_methods
+from schedbench.solvers.certificate import FORMULA, SEARCH_SHARE, confirm, other_methods
 
 #: ask(model module, limits, seconds) -> (status, schedule or None): "N_k <= limits[k] for every k?";
 #: status FORMULA when the limits leave a start window empty (no model asked).
@@ -88,8 +88,8 @@ def minimize_max_ratio(denominators: Sequence[Fraction], lower: Fraction, lower_
     below = largest_candidate_below(upper, denominators)
     if claimed > certified and below >= certified:
         question = below if below < claimed else refuted  # the weakest question the claim needs
-        done = confirm(alternatives(independent_methods(family, solver),
-                                    lambda other, seconds: ask(other, limits(question), seconds)), deadline)
+        done = confirm(other_methods(family, solver, lambda other, seconds: ask(other, limits(question), seconds)),
+                       deadline)
         details.update(done.details(claimed, solver, certified))
         if done.confirmed:
             certified, proof = smallest_candidate_above(question, denominators), (solver, done.by)

@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from schedbench.result import FEASIBLE, INFEASIBLE, UNKNOWN, Result
 from schedbench.solvers import backend
-from schedbench.solvers.certificate import SEARCH_SHARE, alternatives, confirm, independent_methods
+from schedbench.solvers.certificate import SEARCH_SHARE, confirm, other_methods
 
 
 BACKENDS = ("cpsat", "milp")
@@ -27,9 +27,8 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     outcome = backend(solver, "three_partition").solve(instance, SEARCH_SHARE * time_limit)
     details: dict = {}
     if outcome.status == INFEASIBLE:
-        done = confirm(alternatives(independent_methods("three_partition", solver),
-                                    lambda model, seconds: _answer(model.solve(instance, seconds))),
-                       began + time_limit)
+        done = confirm(other_methods("three_partition", solver,
+                                     lambda model, seconds: _answer(model.solve(instance, seconds))), began + time_limit)
         details.update(done.details("infeasible", solver, None))
         if done.confirmed:
             return Result(INFEASIBLE, Fraction(0), Fraction(0), None, solver, "model", time.monotonic() - began,
