@@ -305,6 +305,22 @@ def half_width(values: list[Fraction], confidence: Fraction = CONFIDENCE) -> flo
     return float(t.ppf((1 + float(confidence)) / 2, n - 1)) * math.sqrt(variance / n)
 
 
+def paired_t(a: list, b: list) -> dict[str, float | None]:
+    """Student's paired t-test of a against b (two-sided): the mean
+    difference, t and p, floats for display (None below two pairs; p = 1
+    when every difference is 0)."""
+    from scipy.stats import ttest_rel
+
+    if len(a) < 2:
+        return {"mean_difference": None, "t": None, "p": None}
+    differences = [x - y for x, y in zip(a, b)]
+    difference = float(mean(differences))
+    if all(d == 0 for d in differences):
+        return {"mean_difference": 0.0, "t": 0.0, "p": 1.0}
+    test = ttest_rel([float(x) for x in a], [float(y) for y in b])
+    return {"mean_difference": difference, "t": float(test.statistic), "p": float(test.pvalue)}
+
+
 @dataclass(frozen=True)
 class Summary:
     """Statistics of exact values; ``worst`` and ``percentile`` look at the bad

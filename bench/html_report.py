@@ -111,13 +111,29 @@ def _results(view: analysis.StoreView, experiment: str | None, out: Path) -> str
     specs = plots.figure_specs(view.runs, experiment)
     if specs:
         parts.append("<h2>Figures</h2>")
-    for spec, (png, pdf) in plots.draw_all(specs, joined, out, view.runs, view.members):
-        data = base64.b64encode(png.read_bytes()).decode("ascii")
+    for spec, drawn in plots.draw_all(specs, joined, out, view.runs, view.members):
+        data = base64.b64encode(drawn.png.read_bytes()).decode("ascii")
         caption = escape(spec.get("title", spec["name"]))
+        links = ", ".join(f"<a href=\"{escape(p.name)}\">{escape(p.name)}</a>" for p in drawn.paths)
         parts.append(f"<figure><img src=\"data:image/png;base64,{data}\" alt=\"{caption}\">"
-                     f"<figcaption>{caption} (<a href=\"{escape(png.name)}\">{escape(png.name)}</a>, "
-                     f"<a href=\"{escape(pdf.name)}\">{escape(pdf.name)}</a>)</figcaption></figure>")
+                     f"<figcaption>{caption} ({links})</figcaption></figure>" + _figure_numbers(drawn))
     return "".join(parts)
+
+
+def _figure_numbers(drawn: plots.Drawn) -> str:
+    """The numbers under a figure, folded: what is drawn, and its paired tests."""
+    shown = _table(["series", "x", "n", "stat", "centre", "95% interval", "min", "max"],
+                   [[escape(r["series"]), escape(r["x"]), str(r["n"]), r["stat"], f"{r['centre']:.4g}",
+                     f"[{r['low']:.4g}, {r['high']:.4g}]", f"{r['min']:.4g}", f"{r['max']:.4g}"] for r in drawn.shown])
+    tests = _table(["x", "A", "B", "pairs", "mean A - B", "t", "p"],
+                   [[escape(r["x"]), escape(r["a"]), escape(r["b"]), str(r["pairs"]), _shown(r["mean_difference"]),
+                     _shown(r["t"]), _shown(r["p"])] for r in drawn.tests],
+                   "Paired t-tests") if drawn.tests else ""
+    return f"<details><summary>numbers drawn</summary>{tests}{shown}</details>"
+
+
+def _shown(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4g}"
 
 
 def _download(name: str, instance: dict, out: Path) -> str:

@@ -49,7 +49,7 @@ def instance(family: str, seed: int) -> tuple[object, str]:
         return campaign.random_small(seed, users=(2, 4), campaigns=(1, 3), jobs=(2, 5), length=(1, 9),
                                      machines=(2, 4)), objective
     if family == "workflow":
-        return workflow.small_workload(seed, jobs=(2, 5), tasks=(2, 5)), "max-slr"
+        return workflow.small_workload(seed, jobs=(2, 5), tasks=(2, 5), colocate=seed % 4 != 3), "max-slr"
     if family == "dssp":
         return dssp.small_workload(seed, jobs=(4, 10)), "reward"
     if family == "knapsack":

@@ -1,26 +1,36 @@
 """Figures from a results store, following an experiment's ``[[figure]]``
 tables (README, "Experiments"), and Gantt charts of single schedules.
 
-Each figure is written as NAME.png and NAME.pdf. Line and bar figures show
-a mean with its 95% Student t confidence interval, or (``stat = "median"``,
-as the P-SLR paper reports heavy-tailed worst-case SLRs) a median with its
-distribution-free 95% interval from order statistics. Drawing uses
-matplotlib's object interface (``Figure``, rendered by Agg), never pyplot's
-global state.
+Each figure is written as NAME.png, NAME.pdf and NAME.csv: the numbers
+drawn, so that every statistic a figure shows can be read and cited. Line
+and bar figures show a mean with its 95% Student t confidence interval, or
+(``stat = "median"``, as the P-SLR paper reports heavy-tailed worst-case
+SLRs) a median with its distribution-free 95% interval from order
+statistics. A metric that is a list (one value per campaign, per user, per
+job) contributes each element as a sample: its distribution; a metric that
+is a table ``{key: value}`` is drawn against its keys with ``x = "key"``.
+``compare = [A, B]`` adds, at each x, a paired t-test of series A against
+series B over the instances both ran (the P-SLR paper's test of P-SLR
+against SRTF). Drawing uses matplotlib's object interface (``Figure``,
+rendered by Agg), never pyplot's global state.
 """
 
 import re
 import tomllib
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from schedbench.bench.analysis import (check_field, experiment_cells, field, half_width, mean, median_interval, percentile, ratio_rows,
-                                       sort_key)
+from schedbench.bench.analysis import (check_field, experiment_cells, field, half_width, mean, median_interval,
+                                       paired_t, percentile, ratio_rows, sort_key)
 from schedbench.errors import UserInputError
 
 KINDS = ("line", "hist", "bar", "box")
-FIGURE_KEYS = {"name", "title", "kind", "where", "x", "y", "series", "xlabel", "ylabel", "bins", "stat", "yscale"}
+FIGURE_KEYS = {"name", "title", "kind", "where", "x", "y", "series", "xlabel", "ylabel", "bins", "stat", "yscale",
+               "xscale", "compare"}
+#: ``x = "key"``: the keys of a table-valued metric.
+KEY = "key"
 STATS = ("mean", "median")
 SCALES = ("linear", "log")
 GANTT_LEGEND_MAX = 12
@@ -44,14 +54,19 @@ def check_figure(spec: Any, where: str) -> None:
     if spec["kind"] == "line" and "x" not in spec:
         raise UserInputError(f"{where}.x", "a line figure needs x")
     for key in ("x", "y", "series"):
-        if key in spec:
+        if key in spec and not (key == "x" and spec[key] == KEY):
             check_field(spec[key], f"{where}.{key}")
+    compare = spec.get("compare")
+    if compare is not None and not (isinstance(compare, list) and len(compare) == 2 and "series" in spec
+                                    and all(isinstance(c, str) for c in compare)):
+        raise UserInputError(f"{where}.compare", f"must be two series names [A, B] of a figure with series, "
+                                                 f"got {compare!r}")
     filters = spec.get("where", {})
     if not isinstance(filters, dict):
         raise UserInputError(f"{where}.where", "must be a table of field = value")
     for key in filters:
         check_field(key, f"{where}.where.{key}")
-    for key, allowed in (("stat", STATS), ("yscale", SCALES)):
+    for key, allowed in (("stat", STATS), ("yscale", SCALES), ("xscale", SCALES)):
         if spec.get(key, allowed[0]) not in allowed:
             raise UserInputError(f"{where}.{key}", f"must be one of {', '.join(allowed)}, got {spec[key]!r}")
     bins = spec.get("bins", 20)
@@ -95,21 +110,82 @@ def _matches(row: dict[str, Any], filters: dict[str, Any]) -> bool:
     return True
 
 
-def _points(spec: dict, rows: list[dict[str, Any]]) -> dict[Any, list[tuple[Any, Any]]]:
-    """series value -> [(x, y)] of the selected rows whose y is present."""
-    out: dict[Any, list[tuple[Any, Any]]] = {}
+def _points(spec: dict, rows: list[dict[str, Any]]) -> dict[Any, list[tuple[Any, Any, tuple]]]:
+    """series value -> [(x, y, pair)] of the selected rows whose y is
+    present; a list y gives one point per element, a table y (with
+    ``x = "key"``) one per key. ``pair`` names the instance, so two series
+    can be paired."""
+    out: dict[Any, list[tuple[Any, Any, tuple]]] = {}
     for row in rows:
         if not _matches(row, spec.get("where", {})):
             continue
         y = field(row, spec["y"])
         if y is None:
             continue
-        if isinstance(y, (str, bool)):
-            raise UserInputError(f"figure {spec['name']}.y", f"{spec['y']} is not numeric (got {y!r})")
-        x = field(row, spec["x"]) if "x" in spec else None
         series = field(row, spec["series"]) if "series" in spec else None
-        out.setdefault(series, []).append((x, y))
+        pair = (row.get("params"), row.get("seed"), row.get("instance_hash"))
+        if isinstance(y, dict):
+            if spec.get("x") != KEY:
+                raise UserInputError(f"figure {spec['name']}.x", f"{spec['y']} is a table: draw it with x = \"key\"")
+            samples = [(_key(k), _number(spec, v)) for k, v in y.items()]
+        else:
+            x = field(row, spec["x"]) if "x" in spec else None
+            samples = [(x, _number(spec, v)) for v in (y if isinstance(y, list) else [y])]
+        out.setdefault(series, []).extend((x, v, pair) for x, v in samples)
     return dict(sorted(out.items(), key=lambda item: sort_key(item[0])))
+
+
+def _key(text: str) -> Any:
+    """A table metric's key: a number when it reads as one."""
+    try:
+        return Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        return text
+
+
+def _number(spec: dict, value: Any) -> Fraction | float | int:
+    if isinstance(value, str):
+        value = _key(value)
+    if isinstance(value, (str, bool)) or value is None:
+        raise UserInputError(f"figure {spec['name']}.y", f"{spec['y']} is not numeric (got {value!r})")
+    return value
+
+
+def statistics(spec: dict, points: dict) -> list[dict[str, Any]]:
+    """What a figure shows, per series and x: n and the centre with its 95%
+    interval (line, bar: the figure's ``stat``; hist, box: the median and
+    the extremes). These are the CSV's rows and the report's table."""
+    stat = spec.get("stat", "mean") if spec["kind"] in ("line", "bar") else "median"
+    out = []
+    for series, triples in points.items():
+        by_x: dict[Any, list] = {}
+        for x, y, _ in triples:
+            by_x.setdefault(x, []).append(y)
+        for x in sorted(by_x, key=sort_key):
+            values = by_x[x]
+            centre, down, up = _centre(values, stat)
+            out.append({"series": _label(series), "x": _label(x), "n": len(values), "stat": stat,
+                        "centre": centre, "low": centre - down, "high": centre + up,
+                        "min": float(min(values)), "max": float(max(values))})
+    return out
+
+
+def comparisons(spec: dict, points: dict) -> list[dict[str, Any]]:
+    """``compare = [A, B]``: at each x, the paired t-test of A's y against
+    B's over the instances both have (one value each; a distribution metric
+    is not paired)."""
+    if "compare" not in spec:
+        return []
+    a, b = spec["compare"]
+    by_name = {_label(series): triples for series, triples in points.items()}
+    samples = [{(x, pair): y for x, y, pair in by_name.get(name, [])} for name in (a, b)]
+    out = []
+    for x in sorted({x for x, _ in samples[0]} & {x for x, _ in samples[1]}, key=sort_key):
+        paired = [(y, samples[1][(x2, pair)]) for (x2, pair), y in samples[0].items()
+                  if x2 == x and (x2, pair) in samples[1]]
+        test = paired_t([y for y, _ in paired], [z for _, z in paired])
+        out.append({"x": _label(x), "a": a, "b": b, "pairs": len(paired), **test})
+    return out
 
 
 def _label(value: Any) -> str:
@@ -141,11 +217,27 @@ def _errorbars(stats: list[tuple[float, float, float]]) -> tuple[list[float], li
     return [c for c, _, _ in stats], [[d for _, d, _ in stats], [u for _, _, u in stats]]
 
 
-def draw(spec: dict, rows: list[dict[str, Any]], out_dir: Path, stem: str | None = None) -> list[Path]:
-    """Draw one figure from ``figure_rows`` output; returns the PNG and PDF paths."""
+@dataclass(frozen=True)
+class Drawn:
+    """A figure as written: its files and the numbers it shows."""
+
+    png: Path
+    pdf: Path
+    csv: Path
+    shown: list[dict[str, Any]]
+    tests: list[dict[str, Any]]
+
+    @property
+    def paths(self) -> tuple[Path, Path, Path]:
+        return self.png, self.pdf, self.csv
+
+
+def draw(spec: dict, rows: list[dict[str, Any]], out_dir: Path, stem: str | None = None) -> Drawn:
+    """Draw one figure from ``figure_rows`` output and write its numbers (CSV)."""
     from matplotlib.figure import Figure
 
-    points = _points(spec, rows)
+    triples = _points(spec, rows)
+    points = {series: [(x, y) for x, y, _ in values] for series, values in triples.items()}
     figure = Figure(figsize=(7, 4.5), layout="constrained")
     ax = figure.add_subplot()
     if points:
@@ -155,6 +247,8 @@ def draw(spec: dict, rows: list[dict[str, Any]], out_dir: Path, stem: str | None
     else:
         ax.text(0.5, 0.5, "no rows match this figure", ha="center", va="center", transform=ax.transAxes)
     ax.set_yscale(spec.get("yscale", "linear"))
+    if spec["kind"] == "line" and spec.get("xscale") == "log":
+        ax.set_xscale("log")
     ax.set_title(spec.get("title", spec["name"]))
     ax.set_xlabel(spec.get("xlabel", spec.get("x", spec["y"] if spec["kind"] == "hist" else "")))
     ax.set_ylabel(spec.get("ylabel", "count" if spec["kind"] == "hist" else spec["y"]))
@@ -163,7 +257,25 @@ def draw(spec: dict, rows: list[dict[str, Any]], out_dir: Path, stem: str | None
     paths = [out_dir / f"{stem or spec['name']}.{suffix}" for suffix in ("png", "pdf")]
     for path in paths:
         figure.savefig(path, dpi=120)
-    return paths
+    table = out_dir / f"{stem or spec['name']}.csv"
+    shown, tests = statistics(spec, triples), comparisons(spec, triples)
+    _write_numbers(table, shown, tests)
+    return Drawn(paths[0], paths[1], table, shown, tests)
+
+
+def _write_numbers(path: Path, shown: list[dict[str, Any]], tests: list[dict[str, Any]]) -> None:
+    """The figure's statistics, then its paired tests, as one CSV."""
+    import csv
+
+    with path.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["series", "x", "n", "stat", "centre", "low", "high", "min", "max"])
+        writer.writerows([r[k] for k in ("series", "x", "n", "stat", "centre", "low", "high", "min", "max")]
+                         for r in shown)
+        if tests:
+            writer.writerow([])
+            writer.writerow(["x", "a", "b", "pairs", "mean_difference", "t", "p"])
+            writer.writerows([r[k] for k in ("x", "a", "b", "pairs", "mean_difference", "t", "p")] for r in tests)
 
 
 def _line(ax, points: dict, spec: dict) -> None:
@@ -247,7 +359,7 @@ DRAWERS = {"line": _line, "hist": _hist, "bar": _bar, "box": _box}
 
 
 def draw_all(specs: list[tuple[str, dict]], rows: list[dict[str, Any]], out_dir: Path, runs: list[dict[str, Any]],
-             members: dict[tuple[str, int], set[str]]) -> list[tuple[dict, list[Path]]]:
+             members: dict[tuple[str, int], set[str]]) -> list[tuple[dict, Drawn]]:
     """Every figure, each from its own experiment's cells among ``figure_rows``
     output; a name taken by an earlier experiment's figure becomes EXPERIMENT-NAME."""
     taken: set[str] = set()

@@ -3,7 +3,7 @@
 An event-driven simulation of the paper's platform:
 - Allocation (§2.3): each job is cascaded down the router tree once per
   task kind it uses, so the tasks of a job that share a kind run on one
-  cluster. At each router the child is drawn with probability proportional
+  cluster (SPEC's placement rule; once per task when ``colocate`` is false). At each router the child is drawn with probability proportional
   to the cores of that kind below it (the paper says "randomly"; drawing
   children uniformly would put half of the paper platform's Kind1 work on
   Cluster 1, loading it at 180% while Clusters 3 and 4 sit at 90%).
@@ -52,10 +52,11 @@ ESTIMATE_POLICIES = ("srtf", "lrtf", "pslr")
 
 
 def allocate(instance: WorkflowInstance, rng: random.Random) -> list[int]:
-    """The cluster of every task: one cascade per (job, kind), in job order
-    and, within a job, in the order its kinds first appear. Only clusters of
-    the kind with at least the cores of the job's widest task of that kind
-    are eligible (the tasks stay together, so each must fit)."""
+    """The cluster of every task: one cascade per placement group (a job's
+    tasks of one kind, or each task alone when the instance lifts SPEC's
+    rule), in group order. Only clusters of the kind with at least the
+    cores of the group's widest task are eligible (the tasks stay
+    together, so each must fit)."""
     paths = instance.cluster_paths
 
     def cascade(kind: str, width: int) -> int:
@@ -73,13 +74,11 @@ def allocate(instance: WorkflowInstance, rng: random.Random) -> list[int]:
                     break
         return node
 
-    out = []
-    for job in instance.jobs:
-        widest: dict[str, int] = {}
-        for task in job.tasks:
-            widest[task.kind] = max(widest.get(task.kind, 0), task.cores)
-        chosen = {kind: cascade(kind, width) for kind, width in widest.items()}
-        out += [chosen[task.kind] for task in job.tasks]
+    out = [0] * len(instance.tasks)
+    for g, group in enumerate(instance.placement_groups):
+        cluster = cascade(instance.tasks[group[0]].kind, instance.group_width(g))
+        for t in group:
+            out[t] = cluster
     return out
 
 

@@ -149,9 +149,10 @@ def _layered_job(rng: random.Random, decades: int, max_tasks: int, max_cores_exp
 
 def synthetic_workload(seed: int, jobs: Count = 1000, load: Fraction = Fraction(6, 5), users: Count = 12,
                        groups: Count = 3, max_tasks: Count = 20, decades: Count = 5,
-                       max_cores_exponent: Natural = 5) -> WorkflowInstance:
+                       max_cores_exponent: Natural = 5, colocate: bool = True) -> WorkflowInstance:
     """A transient overload on the paper's platform (see the module
-    docstring for every distribution and why). Draw order: per job k in
+    docstring for every distribution and why); ``colocate`` false lifts
+    SPEC's placement rule (no draw depends on it). Draw order: per job k in
     order, its size class d, task count n, level count, the levels of tasks
     levels..n-1, then per task (in level order) exec, cores and kind, then
     per task of level >= 1 its predecessors, then the job's user; after all
@@ -186,13 +187,14 @@ def synthetic_workload(seed: int, jobs: Count = 1000, load: Fraction = Fraction(
             "groups": groups, "max_tasks": max_tasks, "decades": decades,
             "max_cores_exponent": max_cores_exponent, "time_unit_seconds": 60, "window": window, "work": work,
             "capacity": total, "realized_load": _frac(Fraction(work, window * total)),
-            "task_count": sum(len(tasks) for tasks, _ in drawn)}
+            "task_count": sum(len(tasks) for tasks, _ in drawn), "colocate": colocate}
     built = tuple(WorkflowJob(a, tasks, user) for a, (tasks, user) in zip(arrivals, drawn))
-    return WorkflowInstance(clusters, built, f"workflow-synthetic-s{seed}", meta, network, shares)
+    return WorkflowInstance(clusters, built, f"workflow-synthetic-s{seed}", meta, network, shares, colocate)
 
 
 def small_workload(seed: int, jobs: Range = (2, 4), tasks: Range = (1, 4), exec_range: Range = (1, 6),
-                   clusters: Range = (1, 3), cores: Range = (1, 4), arrival: Range0 = (0, 5)) -> WorkflowInstance:
+                   clusters: Range = (1, 3), cores: Range = (1, 4), arrival: Range0 = (0, 5),
+                   colocate: bool = True) -> WorkflowInstance:
     """Small instances for exact solving, every range inclusive. Draw order:
     the number of kinds U[1, 2] (not drawn, 1, when clusters allow only one
     cluster); the number of clusters U[max(clusters[0], kinds), clusters[1]];
@@ -202,7 +204,8 @@ def small_workload(seed: int, jobs: Range = (2, 4), tasks: Range = (1, 4), exec_
     task count U[tasks], per task its kind (uniform among the kinds), cores
     U[1, widest cluster of that kind] and exec U[exec_range], then for each
     pair i < j (i, then j, increasing) an edge i -> j with probability 1/3.
-    No users, flat network."""
+    No users, flat network; ``colocate`` false lifts SPEC's placement rule
+    (no draw depends on it)."""
     jobs, tasks = integer_range(jobs, "jobs"), integer_range(tasks, "tasks")
     exec_range, clusters = integer_range(exec_range, "exec_range"), integer_range(clusters, "clusters")
     cores, arrival = integer_range(cores, "cores"), integer_range(arrival, "arrival", low=0)
@@ -228,8 +231,8 @@ def small_workload(seed: int, jobs: Range = (2, 4), tasks: Range = (1, 4), exec_
         built.append(WorkflowJob(arrive, tuple(Task(e, c, k, tuple(s)) for (e, c, k), s in zip(drawn, succ))))
     meta = {"generator": "workflow-small", "seed": seed, "jobs": list(jobs), "tasks": list(tasks),
             "exec_range": list(exec_range), "clusters": list(clusters), "cores": list(cores),
-            "arrival": list(arrival), "kinds": kinds}
-    return WorkflowInstance(tuple(platform), tuple(built), f"workflow-small-s{seed}", meta)
+            "arrival": list(arrival), "kinds": kinds, "colocate": colocate}
+    return WorkflowInstance(tuple(platform), tuple(built), f"workflow-small-s{seed}", meta, colocate=colocate)
 
 
 def _trace_stem(path: Path) -> str:

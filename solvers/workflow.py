@@ -53,23 +53,27 @@ def domains(instance: WorkflowInstance, deadlines: list[int]) -> list[tuple[int,
 
 
 def eligible_clusters(instance: WorkflowInstance) -> list[list[int]]:
-    """Per flat task, the clusters a model lets it use: of its kind, with
-    enough cores, and, among identical clusters (same kind and cores),
-    only the first r + 1 for the r-th task (flat order) that fits them.
+    """Per flat task, the clusters a model lets it use: those its placement
+    group (SPEC's rule: a job's tasks of one kind share a cluster) may use,
+    of its kind, with the cores of the group's widest task, and, among
+    identical clusters (same kind and cores), only the first r + 1 for the
+    r-th group (in ``placement_groups`` order) that fits them.
 
     Why the last rule is safe: identical clusters can be relabelled in any
-    solution; ordering them by the first task each hosts puts the r-th task
-    on one of the first r + 1. It removes that symmetry from both models
-    (and shrinks the MILP)."""
-    groups: dict[tuple[str, int], list[int]] = {}
+    solution; ordering them by the first group each hosts puts the r-th
+    group on one of the first r + 1. It removes that symmetry from both
+    models (and shrinks the MILP)."""
+    identical: dict[tuple[str, int], list[int]] = {}
     for c, cluster in enumerate(instance.clusters):
-        groups.setdefault((cluster.kind, cluster.cores), []).append(c)
-    out: list[list[int]] = [[] for _ in instance.tasks]
-    for (kind, cores), members in groups.items():
-        fitting = [t for t, task in enumerate(instance.tasks) if task.kind == kind and task.cores <= cores]
-        for rank, t in enumerate(fitting):
-            out[t] += members[:rank + 1]
-    return [sorted(clusters) for clusters in out]
+        identical.setdefault((cluster.kind, cluster.cores), []).append(c)
+    groups = instance.placement_groups
+    per_group: list[list[int]] = [[] for _ in groups]
+    for (kind, cores), members in identical.items():
+        fitting = [g for g, group in enumerate(groups)
+                   if instance.tasks[group[0]].kind == kind and instance.group_width(g) <= cores]
+        for rank, g in enumerate(fitting):
+            per_group[g] += members[:rank + 1]
+    return [sorted(per_group[g]) for g in instance.group_of_task]
 
 
 def orderings(instance: WorkflowInstance) -> list[tuple[int, int, int]]:

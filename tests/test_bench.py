@@ -32,16 +32,3 @@ def test_backends_must_agree():
         with pytest.raises(SystemExit, match="disagree"):
             check_agreement([_row("cpsat", "optimal", "7", "7"), milp])
 
-
-def test_workflow_figure_cells_are_pure_and_tabulate_after_a_json_round_trip():
-    from schedbench.bench.workflow_figures import CCR, NORMAL, figure_table, shape_table, trial
-
-    normal = trial("normal", 0, 40)
-    assert normal == trial("normal", 0, 40)  # a pure function of its inputs: resumable, cacheable
-    # estimate-blind policies run once (level 0); the three that read estimates at every level
-    assert len(normal["cells"]) == 7 + 3 * (len(NORMAL) - 1)
-    ccr = trial("ccr", 1, 40)
-    assert len(ccr["cells"]) == 7 * len(CCR) and all(c["max_slr"] >= 1 for c in ccr["cells"].values())
-    rows = [json.loads(json.dumps(normal))]
-    assert figure_table("normal", rows, "gini").count("\n") == len(NORMAL) + 1
-    assert "| pslr |" in shape_table(rows)

@@ -266,9 +266,11 @@ def test_median_figure_draws_the_median_and_its_interval(tmp_path):
     plots.check_figure(spec, "figure[0]")
     assert plots._centre([F(v) for v in (1, 2, 100)], "median") == (2.0, 1.0, 98.0)
     assert plots._centre([F(v) for v in (1, 2, 3)], "mean")[0] == 2.0
-    png, pdf = plots.draw(spec, rows, tmp_path)
-    assert_picture(png, "png")
-    assert_picture(pdf, "pdf")
+    drawn = plots.draw(spec, rows, tmp_path)
+    assert_picture(drawn.png, "png")
+    assert_picture(drawn.pdf, "pdf")
+    assert [(r["n"], r["centre"], r["low"], r["high"]) for r in drawn.shown] == [(3, 2.0, 1.0, 100.0)]
+    assert drawn.csv.read_text().splitlines()[1].startswith("lpt,")
 
 
 def test_figure_specs_are_checked():
@@ -381,3 +383,34 @@ def test_an_invalid_or_failed_row_establishes_no_bound():
             row("solver", "milp", "A", 3, 7, status="invalid"), row("solver", "milp", "A", None, 9, status="error")]
     [lpt] = analysis.ratio_rows(rows)
     assert (lpt["optimum"], lpt["best_bound"], lpt["ratio_to_bound"]) == (4, 4, F(5, 4))
+
+
+def test_figures_draw_distributions_tables_and_paired_tests(tmp_path):
+    """A list metric is a distribution (each element a sample), a table metric
+    is drawn against its keys, and ``compare`` pairs two series instance by
+    instance: scipy's paired t on the differences (2, 3, 4) gives t = 5.196."""
+    rows = []
+    for i, (a, b) in enumerate([(3, 1), (5, 2), (8, 4)]):
+        for name, value in (("lpt", a), ("spt", b)):
+            rows.append({**row("heuristic", name, f"I{i}", value), "kind": "heuristic", "seed": i,
+                         "metrics": canonical({"stretches": [value, value + 1], "by_decade": {"0": value, "1": 2}})})
+    spread = {"name": "spread", "kind": "box", "x": "size.jobs", "y": "metrics.stretches", "series": "algorithm"}
+    plots.check_figure(spread, "figure[0]")
+    shown = plots.draw(spread, rows, tmp_path).shown
+    assert [(r["series"], r["n"], r["min"], r["max"]) for r in shown] == [("lpt", 6, 3.0, 9.0), ("spt", 6, 1.0, 5.0)]
+    decades = {"name": "decades", "kind": "line", "x": "key", "y": "metrics.by_decade", "series": "algorithm"}
+    plots.check_figure(decades, "figure[0]")
+    assert [(r["series"], r["x"], r["centre"]) for r in plots.draw(decades, rows, tmp_path).shown] == [
+        ("lpt", "0", 16 / 3), ("lpt", "1", 2.0), ("spt", "0", 7 / 3), ("spt", "1", 2.0)]
+    paired = {"name": "paired", "kind": "line", "x": "size.jobs", "y": "value", "series": "algorithm",
+              "compare": ["lpt", "spt"]}
+    plots.check_figure(paired, "figure[0]")
+    drawn = plots.draw(paired, rows, tmp_path)
+    (test,) = drawn.tests
+    assert test["pairs"] == 3 and test["mean_difference"] == 3.0
+    assert test["t"] == pytest.approx(5.196, abs=1e-3) and 0.03 < test["p"] < 0.04
+    assert "mean_difference" in drawn.csv.read_text()
+    with pytest.raises(UserInputError, match=r"^figure\[0\]\.compare: must be two series names"):
+        plots.check_figure({**paired, "compare": ["lpt"]}, "figure[0]")
+    with pytest.raises(UserInputError, match=r"is a table: draw it with x = \"key\""):
+        plots.draw({**decades, "x": "size.jobs"}, rows, tmp_path)

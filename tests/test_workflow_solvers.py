@@ -27,10 +27,11 @@ from test_workflow import WORKFLOW
 
 
 def random_instance(seed: int, kinds=(1, 2), clusters=(1, 3), cores=(1, 4), jobs=(2, 4), tasks=(1, 4),
-                    execs=(1, 5), arrivals=(0, 5)):
+                    execs=(1, 5), arrivals=(0, 5), colocate: bool = True):
     """A SPEC-valid workflow, every range inclusive: every kind offered by some
     cluster, task cores up to the widest cluster of its kind, edges i -> j
-    (i < j) with probability 1/3."""
+    (i < j) with probability 1/3; SPEC's placement rule unless ``colocate``
+    is false."""
     rng = random.Random(seed)
     n_kinds = rng.randint(*kinds)
     platform = [{"cores": rng.randint(*cores), "kind": f"K{c if c < n_kinds else rng.randrange(n_kinds)}"}
@@ -47,7 +48,7 @@ def random_instance(seed: int, kinds=(1, 2), clusters=(1, 3), cores=(1, 4), jobs
                                  "succ": [j for j in range(i + 1, n) if rng.random() < 1 / 3]}
                                 for i, kind in enumerate(kinds_of)]})
     return parse_instance({"family": "workflow", "format_version": 1, "name": f"workflow-test-{seed}",
-                           "clusters": platform, "jobs": drawn})
+                           "colocate": colocate, "clusters": platform, "jobs": drawn})
 
 
 def assert_sound(inst, result) -> None:
@@ -77,24 +78,48 @@ def test_domains_clusters_and_orderings():
     assert orderings(inst) == [(0, 1, 2), (0, 2, 2), (1, 3, 3), (2, 3, 1)]
     for model in (cpsat_model, milp_model):  # a window emptied by the deadlines: refuted without a model
         assert model.solve(inst, [6, 9], 5).status == "infeasible"
-    # Three identical clusters and one wider: the r-th task fitting the identical ones may use the first r + 1;
-    # the 3-core task fits the wide cluster only. Tasks 1 and 2 are twins (same data, same predecessor).
-    twins = parse_instance({"family": "workflow", "format_version": 1,
-                            "clusters": [{"cores": 2, "kind": "K"}] * 3 + [{"cores": 3, "kind": "K"}],
-                            "jobs": [{"arrival": 0, "tasks": [{"exec": 1, "cores": 1, "kind": "K", "succ": [1, 2]},
-                                                              {"exec": 2, "cores": 2, "kind": "K"},
-                                                              {"exec": 2, "cores": 2, "kind": "K"},
-                                                              {"exec": 2, "cores": 3, "kind": "K"}]}]})
+    # Three identical clusters and one wider, tasks placed alone: the r-th task fitting the identical ones may
+    # use the first r + 1; the 3-core task fits the wide cluster only. Tasks 1 and 2 are twins (same data,
+    # same predecessor).
+    job = {"arrival": 0, "tasks": [{"exec": 1, "cores": 1, "kind": "K", "succ": [1, 2]},
+                                   {"exec": 2, "cores": 2, "kind": "K"}, {"exec": 2, "cores": 2, "kind": "K"},
+                                   {"exec": 2, "cores": 3, "kind": "K"}]}
+    twins = parse_instance({"family": "workflow", "format_version": 1, "colocate": False,
+                            "clusters": [{"cores": 2, "kind": "K"}] * 3 + [{"cores": 3, "kind": "K"}], "jobs": [job]})
     assert eligible_clusters(twins) == [[0, 3], [0, 1, 3], [0, 1, 2, 3], [3]]
     assert (1, 2, 0) in orderings(twins)
+    # Under SPEC's rule the job is one group whose widest task needs the wide cluster; a second job's
+    # group of 2-core tasks is the first to fit the identical clusters, so it may use only the first.
+    narrow = {"arrival": 0, "tasks": [{"exec": 1, "cores": 2, "kind": "K"}, {"exec": 1, "cores": 1, "kind": "K"}]}
+    together = parse_instance({"family": "workflow", "format_version": 1,
+                               "clusters": [{"cores": 2, "kind": "K"}] * 3 + [{"cores": 3, "kind": "K"}],
+                               "jobs": [job, narrow]})
+    assert together.placement_groups == ((0, 1, 2, 3), (4, 5))
+    assert eligible_clusters(together) == [[3]] * 4 + [[0, 3]] * 2
+
+
+@pytest.mark.parametrize("colocate,optimum", [(True, 2), (False, 1)])
+def test_placement_rule_changes_the_optimum(solver, colocate, optimum):
+    """The issue's instance: two 1-core clusters and a job of two independent
+    5-unit tasks. Kept together (SPEC's default) they run one after the
+    other, max-SLR 2; ``"colocate": false`` lets them run side by side, 1."""
+    task = {"exec": 5, "cores": 1, "kind": "K"}
+    inst = parse_instance({"family": "workflow", "format_version": 1, "colocate": colocate,
+                           "clusters": [{"cores": 1, "kind": "K"}] * 2, "jobs": [{"arrival": 0, "tasks": [task, task]}]})
+    result = solve(inst, solver=solver, time_limit=20)
+    assert result.status == OPTIMAL and result.objective == result.bound == optimum
+    assert_sound(inst, result)
+    for run in heuristics.HEURISTICS.values():
+        assert validate(inst, run(inst)) == []
 
 
 def test_backends_agree_and_beat_the_heuristics():
-    """At least 100 random tiny instances, both backends prove each, with the
-    same exact optimum, >= 1 and <= every heuristic's (valid) schedule."""
+    """100 random tiny instances (a quarter with each task placed alone), both
+    backends prove each, with the same exact optimum, >= 1 and <= every
+    heuristic's (valid) schedule."""
     compared = asked = improved = 0
     for seed in range(100):
-        inst = random_instance(seed)
+        inst = random_instance(seed, colocate=seed % 4 != 0)
         a, b = solve(inst, solver="cpsat", time_limit=20), solve(inst, solver="milp", time_limit=20)
         assert a.status == b.status == OPTIMAL, inst.name
         assert a.objective == b.objective >= 1, inst.name
@@ -125,15 +150,18 @@ def brute_force_optimum(inst) -> Fraction:
                if validate(inst, schedule := WorkflowSchedule(machine, start)) == [])
 
 
-@pytest.mark.parametrize("clusters,cores,seeds", [((1, 1), (1, 2), range(40)),   # one cluster
-                                                  ((2, 2), (1, 1), range(12))])  # two identical clusters
-def test_cpsat_matches_brute_force(clusters, cores, seeds):
+@pytest.mark.parametrize("clusters,cores,seeds,colocate", [
+    ((1, 1), (1, 2), range(40), True),    # one cluster
+    ((2, 2), (1, 1), range(12), True),    # two identical clusters, each job's tasks together
+    ((2, 2), (1, 1), range(12), False)])  # two identical clusters, each task alone
+def test_cpsat_matches_brute_force(clusters, cores, seeds, colocate):
     """Two jobs of 1-2 tasks of one kind, horizons up to 14; every placement
-    on two identical clusters checks their symmetry breaking, like the twins'."""
+    on two identical clusters checks their symmetry breaking, like the twins',
+    under both placement rules (the validator enforces the rule)."""
     contested = 0
     for seed in seeds:
         inst = random_instance(seed, kinds=(1, 1), clusters=clusters, cores=cores, jobs=(2, 2), tasks=(1, 2),
-                               execs=(1, 3), arrivals=(0, 2))
+                               execs=(1, 3), arrivals=(0, 2), colocate=colocate)
         result = solve(inst, solver="cpsat", time_limit=20)
         assert result.status == OPTIMAL and result.objective == brute_force_optimum(inst), inst.name
         contested += result.objective > 1

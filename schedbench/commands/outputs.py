@@ -69,11 +69,12 @@ def plot() -> None:
 @plot.command()
 @STORE
 @EXPERIMENT
-@click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder for NAME.png and NAME.pdf.")
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder for NAME.png, NAME.pdf and NAME.csv.")
 def figures(store, experiment, out) -> None:
     """Draw every [[figure]] of the experiments run into STORE (their TOML
-    as stored with each run) as PNG and PDF into --out; means carry 95% CI
-    error bars. This is what "plot STORE" runs."""
+    as stored with each run) as PNG and PDF into --out, with the numbers
+    drawn (and any paired tests) as CSV; means carry 95% CI error bars.
+    This is what "plot STORE" runs."""
     from schedbench.bench.analysis import read_store
     from schedbench.bench.plots import draw_all, figure_rows, figure_specs
 
@@ -82,8 +83,8 @@ def figures(store, experiment, out) -> None:
     if not specs:
         raise UserInputError("STORE", "no [[figure]] table in the experiments run into this store"
                                       + (f" (experiment {experiment})" if experiment else ""))
-    for _, paths in draw_all(specs, figure_rows(view.rows), Path(out), view.runs, view.members):
-        click.echo(" ".join(str(p) for p in paths))
+    for _, drawn in draw_all(specs, figure_rows(view.rows), Path(out), view.runs, view.members):
+        click.echo(" ".join(str(p) for p in drawn.paths))
 
 
 @plot.command()

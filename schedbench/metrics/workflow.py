@@ -142,6 +142,15 @@ def lower_bound(instance: WorkflowInstance, name: str) -> Fraction:
     return Fraction(1) if instance.jobs else Fraction(0)
 
 
+def slr_by_cp_decade(instance: WorkflowInstance, schedule: Schedule) -> dict[str, Fraction]:
+    """Mean SLR of the jobs per decade of critical path ("0": CP in [1, 10),
+    "1": [10, 100), ...): the shape the §3 classes describe."""
+    decades: dict[int, list[Fraction]] = {}
+    for job, ratio in zip(instance.jobs, slrs(instance, schedule)):
+        decades.setdefault(len(str(critical_path(job))) - 1, []).append(ratio)
+    return {str(d): sum(v, Fraction(0)) / len(v) for d, v in sorted(decades.items())}
+
+
 METRICS = {
     "max-slr": max_slr,
     "gini": lambda instance, schedule: gini(slrs(instance, schedule)),
@@ -149,6 +158,9 @@ METRICS = {
     # §5.2: SLRs over critical paths that include the network delays on the job's clusters (Fig. 5)
     "max-slr-network": lambda instance, schedule: max(slrs(instance, schedule, with_network=True), default=Fraction(0)),
     "gini-network": lambda instance, schedule: gini(slrs(instance, schedule, with_network=True)),
+    "slr-cp-rho": lambda instance, schedule: slr_class(instance, schedule)[0],
+    "slr-class": lambda instance, schedule: slr_class(instance, schedule)[1],
+    "slr-by-cp-decade": slr_by_cp_decade,
 }
 
 

@@ -7,7 +7,11 @@ outside the job, a cycle, a kind no cluster offers, more cores than every
 cluster of the task's kind has. A schedule gives each task a cluster and a
 start; schedule files list, per job, its tasks' ``{cluster, start}``.
 
-Optional keys beyond SPEC (the paper's platform and users, §2.3, §2.4, §4.2):
+Placement (SPEC, P-SLR paper §2.3): the tasks of one job that share a kind
+run on one cluster (``placement_groups``); ``"colocate": false`` lets each
+task pick its own.
+
+Optional keys for simulations (the paper's platform and users, §2.3, §2.4, §4.2):
 - ``"network"``: the router tree as nested lists whose leaves are the
   cluster indexes, each exactly once (the paper's Fig. 1 is
   ``[[0, 1], [2, 3]]``); default, every cluster under the root router.
@@ -108,8 +112,37 @@ class WorkflowInstance:
     meta: dict = field(default_factory=dict, compare=False, hash=False)
     network: tuple = ()                                  # nested tuples of cluster indexes; () = flat
     shares: tuple[tuple[str, int, str | None], ...] = ()  # (node, share, parent); () = flat, share 1
+    colocate: bool = True                                # SPEC's placement rule
 
     family = FAMILY
+
+    @cached_property
+    def placement_groups(self) -> tuple[tuple[int, ...], ...]:
+        """Flat task indexes that must run on one cluster: per job, its tasks
+        of one kind (kinds in order of first appearance); each task alone
+        when ``colocate`` is false."""
+        if not self.colocate:
+            return tuple((t,) for t in range(len(self.tasks)))
+        out = []
+        for k, job in enumerate(self.jobs):
+            by_kind: dict[str, list[int]] = {}
+            for t, task in zip(self.task_slice(k), job.tasks):
+                by_kind.setdefault(task.kind, []).append(t)
+            out += [tuple(group) for group in by_kind.values()]
+        return tuple(out)
+
+    @cached_property
+    def group_of_task(self) -> tuple[int, ...]:
+        """Per flat task, its index in ``placement_groups``."""
+        out = [0] * len(self.tasks)
+        for g, group in enumerate(self.placement_groups):
+            for t in group:
+                out[t] = g
+        return tuple(out)
+
+    def group_width(self, g: int) -> int:
+        """Cores a cluster needs to host placement group g: its widest task."""
+        return max(self.tasks[t].cores for t in self.placement_groups[g])
 
     @cached_property
     def _offsets(self) -> tuple[int, ...]:
@@ -223,8 +256,11 @@ def parse(obj: dict) -> WorkflowInstance:
     fields.total((task.exec for job in jobs for task in job.tasks), "jobs", "total work")
     fields.total((job.arrival for job in jobs), "jobs", "total of the arrivals")
     network = _network(obj["network"], len(clusters)) if obj.get("network") is not None else ()
+    colocate = obj.get("colocate", True)
+    if not isinstance(colocate, bool):
+        raise InstanceError("colocate", f"must be true or false, got {colocate!r}")
     return WorkflowInstance(tuple(clusters), tuple(jobs), str(obj.get("name", "")), fields.meta(obj),
-                            network, shares)
+                            network, shares, colocate)
 
 
 def _task(raw: Any, where: str, count: int, widest: dict[str, int]) -> Task:
@@ -300,6 +336,8 @@ def _tree_json(node) -> Any:
 def to_json(instance: WorkflowInstance) -> dict[str, Any]:
     out = fields.document_header(FAMILY, instance.name, instance.meta)
     out["clusters"] = [{"cores": c.cores, "kind": c.kind} for c in instance.clusters]
+    if not instance.colocate:
+        out["colocate"] = False
     if instance.network:
         out["network"] = _tree_json(instance.network)
     if instance.shares:

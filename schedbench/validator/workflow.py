@@ -1,6 +1,7 @@
 """Workflow schedules (SPEC.md ``workflow``): every task runs once, on one
 cluster of its kind, for ``exec`` time units without preemption (one start
-each), not before its job's arrival nor before each predecessor has
+each), on the same cluster as its job's other tasks of that kind (SPEC's
+placement rule, unless the instance says ``"colocate": false``), not before its job's arrival nor before each predecessor has
 finished; on every cluster the tasks running at any instant use at most its
 cores. Network delays are a simulation feature, not part of SPEC's
 objective: a schedule that declares the network it was made under must also
@@ -32,6 +33,7 @@ def check(instance: WorkflowInstance, schedule: Schedule) -> list[Violation]:
             out.append(Violation("start", _name(instance, t), f"start {s} is not an integer >= 0"))
     if out:
         return out
+    out += _placement(instance, schedule)
     network = getattr(schedule, "network", None)
     for k, job in enumerate(instance.jobs):
         first = instance.task_slice(k).start
@@ -53,6 +55,27 @@ def check(instance: WorkflowInstance, schedule: Schedule) -> list[Violation]:
                                              f"starts at {schedule.start[first + succ]} before the data of "
                                              f"{_name(instance, t)} arrives at {ready}"))
     return out + _capacity(instance, schedule)
+
+
+def _placement(instance: WorkflowInstance, schedule: Schedule) -> list[Violation]:
+    """One violation per job and kind whose tasks are split over clusters
+    (read from the jobs here, not from the model's placement groups the
+    solvers use)."""
+    if not instance.colocate:
+        return []
+    out = []
+    for k, job in enumerate(instance.jobs):
+        first_of_kind: dict[str, int] = {}
+        split: set[str] = set()
+        for t, task in zip(instance.task_slice(k), job.tasks):
+            first = first_of_kind.setdefault(task.kind, t)
+            if schedule.machine[t] != schedule.machine[first] and task.kind not in split:
+                split.add(task.kind)  # one violation per job and kind
+                out.append(Violation("colocate", _name(instance, t),
+                                     f"runs on cluster {schedule.machine[t]}, but {_name(instance, first)} of the "
+                                     f"same job and kind {task.kind} runs on cluster {schedule.machine[first]} "
+                                     f"(the tasks of a job that share a kind run on one cluster)"))
+    return out
 
 
 def _capacity(instance: WorkflowInstance, schedule: Schedule) -> list[Violation]:

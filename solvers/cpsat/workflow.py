@@ -4,7 +4,8 @@ by ``deadlines[k]``?
 Task t starts at S_t in [arrival_k + head_t, deadlines[k] - rank_t], which
 alone encodes arrival and deadline. It runs on one eligible cluster: a
 fixed interval when it has one, else one optional interval per eligible
-cluster with exactly one present. Each cluster is a cumulative resource
+cluster, present iff its placement group's literal for that cluster is
+(exactly one per group: a job's tasks of one kind share their cluster). Each cluster is a cumulative resource
 (demand cores_t, capacity its cores); S_b >= S_a + lag for every ordering
 (DAG edges and twins, ``solvers.workflow.orderings``). No objective.
 """
@@ -35,26 +36,29 @@ def solve(instance: WorkflowInstance, deadlines: list[int], time_limit: float) -
 
 
 def _placements(model, instance: WorkflowInstance, start) -> list[dict[int, object]]:
-    """Per task, {cluster: presence literal} (the literal is 1 for a task with
-    one eligible cluster); adds sum_c on[t,c] = 1 and, per cluster,
-    sum of cores_t over the tasks running there <= its cores."""
+    """Per task, {cluster: presence literal} (1 for a group with one eligible
+    cluster), shared by the tasks of one placement group; adds
+    sum_c on[g,c] = 1 per group and, per cluster, sum of cores_t over the
+    tasks running there <= its cores."""
     tasks = instance.tasks
     intervals: list[list] = [[] for _ in instance.clusters]
     demands: list[list[int]] = [[] for _ in instance.clusters]
+    of_group: dict[int, dict[int, object]] = {}
     placed = []
     for t, clusters in enumerate(eligible_clusters(instance)):
-        task = tasks[t]
-        if len(clusters) == 1:
-            options = {clusters[0]: 1}
-            intervals[clusters[0]].append(model.new_fixed_size_interval_var(start[t], task.exec, f"i{t}"))
-        else:
-            options = {c: model.new_bool_var(f"on{t}_{c}") for c in clusters}
-            # sum_c on[t,c] = 1: exactly one cluster runs the task
-            model.add_exactly_one(options.values())
-            for c, on in options.items():
-                intervals[c].append(model.new_optional_fixed_size_interval_var(start[t], task.exec, on, f"i{t}_{c}"))
-        for c in options:
-            demands[c].append(task.cores)
+        g = instance.group_of_task[t]
+        if g not in of_group:
+            if len(clusters) == 1:
+                of_group[g] = {clusters[0]: 1}
+            else:
+                of_group[g] = {c: model.new_bool_var(f"on{g}_{c}") for c in clusters}
+                # sum_c on[g,c] = 1: exactly one cluster runs the group
+                model.add_exactly_one(of_group[g].values())
+        options = of_group[g]
+        for c, on in options.items():
+            intervals[c].append(model.new_fixed_size_interval_var(start[t], tasks[t].exec, f"i{t}") if len(options) == 1 else
+                                model.new_optional_fixed_size_interval_var(start[t], tasks[t].exec, on, f"i{t}_{c}"))
+            demands[c].append(tasks[t].cores)
         placed.append(options)
     # per cluster c and instant tau: sum_{t on c, running at tau} cores_t <= cores_c
     for c, cluster in enumerate(instance.clusters):

@@ -4,7 +4,8 @@ can every job k finish by ``deadlines[k]``?
 
 x[t,c,s] = 1 iff task t starts at s on cluster c, for c eligible and s in
 t's window [arrival_k + head_t, deadlines[k] - rank_t] (arrival and
-deadline are in the window). Each task starts once; per cluster and
+deadline are in the window). Each task starts once; the tasks of one
+placement group (a job's tasks of one kind) start on the same cluster; per cluster and
 instant the cores in use stay within the cluster's. Precedence in the
 disaggregated (time-indexed) form, whose LP relaxation is stronger than
 S_b >= S_a + lag: by every instant tau, b has started only if a had by
@@ -55,6 +56,7 @@ def solve(instance: WorkflowInstance, deadlines: list[int], time_limit: float) -
         return UNKNOWN
     problem = pulp.LpProblem("workflow", pulp.LpMinimize)  # no objective: a feasibility question
     x = _starts(problem, instance, window)
+    _colocation(problem, instance, x)
     _capacity(problem, instance, x)
     _precedence(problem, instance, x, window)
     problem += pulp.lpSum([])
@@ -72,6 +74,19 @@ def _starts(problem, instance: WorkflowInstance, window) -> list[dict[tuple[int,
         problem += pulp.lpSum(options.values()) == 1, f"once_{t}"
         x.append(options)
     return x
+
+
+def _colocation(problem, instance: WorkflowInstance, x) -> None:
+    """sum_s x[t,c,s] = sum_s x[g0,c,s] for every task t of a placement group
+    whose first task is g0, on every cluster but the last eligible one (the
+    once rows imply that one)."""
+    for group in instance.placement_groups:
+        head = group[0]
+        clusters = sorted({c for c, _ in x[head]})
+        for t in group[1:]:
+            for c in clusters[:-1]:
+                problem += (pulp.lpSum(v for (d, _), v in x[t].items() if d == c)
+                            == pulp.lpSum(v for (d, _), v in x[head].items() if d == c)), f"together_{t}_{c}"
 
 
 def _capacity(problem, instance: WorkflowInstance, x) -> None:
