@@ -122,9 +122,10 @@ def _results(view: analysis.StoreView, experiment: str | None, out: Path) -> str
 
 def _figure_numbers(drawn: plots.Drawn) -> str:
     """The numbers under a figure, folded: what is drawn, and its paired tests."""
-    shown = _table(["series", "x", "n", "stat", "centre", "95% interval", "min", "max"],
-                   [[escape(r["series"]), escape(r["x"]), str(r["n"]), r["stat"], f"{r['centre']:.4g}",
-                     f"[{r['low']:.4g}, {r['high']:.4g}]", f"{r['min']:.4g}", f"{r['max']:.4g}"] for r in drawn.shown])
+    shown = _table(["series", "x", "n", "missing", "stat", "centre", "95% interval", "min", "max"],
+                   [[escape(r["series"]), escape(r["x"]), str(r["n"]), str(r["missing"]), r["stat"],
+                     _shown(r["centre"]), f"[{_shown(r['low'])}, {_shown(r['high'])}]", _shown(r["min"]),
+                     _shown(r["max"])] for r in drawn.shown])
     tests = _table(["x", "A", "B", "pairs", "mean A - B", "t", "p"],
                    [[escape(r["x"]), escape(r["a"]), escape(r["b"]), str(r["pairs"]), _shown(r["mean_difference"]),
                      _shown(r["t"]), _shown(r["p"])] for r in drawn.tests],

@@ -111,20 +111,21 @@ def _matches(row: dict[str, Any], filters: dict[str, Any]) -> bool:
 
 
 def _points(spec: dict, rows: list[dict[str, Any]]) -> dict[Any, list[tuple[Any, Any, tuple]]]:
-    """series value -> [(x, y, pair)] of the selected rows whose y is
-    present; a list y gives one point per element, a table y (with
-    ``x = "key"``) one per key. ``pair`` names the instance, so two series
-    can be paired."""
+    """series value -> [(x, y, pair)] of the selected rows; a list y gives
+    one point per element, a table y (with ``x = "key"``) one per key, a
+    row without y (a cell that failed, or whose reference was not proven)
+    one point with y None: counted as missing, never drawn. ``pair`` names
+    the instance, so two series can be paired."""
     out: dict[Any, list[tuple[Any, Any, tuple]]] = {}
     for row in rows:
         if not _matches(row, spec.get("where", {})):
             continue
         y = field(row, spec["y"])
-        if y is None:
-            continue
         series = field(row, spec["series"]) if "series" in spec else None
         pair = (row.get("params"), row.get("seed"), row.get("instance_hash"))
-        if isinstance(y, dict):
+        if y is None:
+            samples = [(field(row, spec["x"]) if spec.get("x", KEY) != KEY else None, None)]
+        elif isinstance(y, dict):
             if spec.get("x") != KEY:
                 raise UserInputError(f"figure {spec['name']}.x", f"{spec['y']} is a table: draw it with x = \"key\"")
             samples = [(_key(k), _number(spec, v)) for k, v in y.items()]
@@ -162,11 +163,14 @@ def statistics(spec: dict, points: dict) -> list[dict[str, Any]]:
         for x, y, _ in triples:
             by_x.setdefault(x, []).append(y)
         for x in sorted(by_x, key=sort_key):
-            values = by_x[x]
-            centre, down, up = _centre(values, stat)
-            out.append({"series": _label(series), "x": _label(x), "n": len(values), "stat": stat,
-                        "centre": centre, "low": centre - down, "high": centre + up,
-                        "min": float(min(values)), "max": float(max(values))})
+            values = [y for y in by_x[x] if y is not None]
+            row = {"series": _label(series), "x": _label(x), "n": len(values), "missing": len(by_x[x]) - len(values),
+                   "stat": stat, "centre": None, "low": None, "high": None, "min": None, "max": None}
+            if values:
+                centre, down, up = _centre(values, stat)
+                row.update(centre=centre, low=centre - down, high=centre + up, min=float(min(values)),
+                           max=float(max(values)))
+            out.append(row)
     return out
 
 
@@ -178,7 +182,7 @@ def comparisons(spec: dict, points: dict) -> list[dict[str, Any]]:
         return []
     a, b = spec["compare"]
     by_name = {_label(series): triples for series, triples in points.items()}
-    samples = [{(x, pair): y for x, y, pair in by_name.get(name, [])} for name in (a, b)]
+    samples = [{(x, pair): y for x, y, pair in by_name.get(name, []) if y is not None} for name in (a, b)]
     out = []
     for x in sorted({x for x, _ in samples[0]} & {x for x, _ in samples[1]}, key=sort_key):
         paired = [(y, samples[1][(x2, pair)]) for (x2, pair), y in samples[0].items()
@@ -237,7 +241,8 @@ def draw(spec: dict, rows: list[dict[str, Any]], out_dir: Path, stem: str | None
     from matplotlib.figure import Figure
 
     triples = _points(spec, rows)
-    points = {series: [(x, y) for x, y, _ in values] for series, values in triples.items()}
+    points = {series: drawn for series, values in triples.items()
+              if (drawn := [(x, y) for x, y, _ in values if y is not None])}
     figure = Figure(figsize=(7, 4.5), layout="constrained")
     ax = figure.add_subplot()
     if points:
@@ -246,9 +251,14 @@ def draw(spec: dict, rows: list[dict[str, Any]], out_dir: Path, stem: str | None
             ax.legend(title=spec.get("series"), fontsize="small")
     else:
         ax.text(0.5, 0.5, "no rows match this figure", ha="center", va="center", transform=ax.transAxes)
+    shown, tests = statistics(spec, triples), comparisons(spec, triples)
+    missing = sum(r["missing"] for r in shown)
+    if missing:
+        ax.text(0.01, 0.01, f"{missing} selected cells without a value (not drawn; see the CSV)", fontsize="small",
+                color="darkred", transform=ax.transAxes)
     ax.set_yscale(spec.get("yscale", "linear"))
     if spec["kind"] == "line" and spec.get("xscale") == "log":
-        ax.set_xscale("log")
+        ax.set_xscale("log")   # a histogram sets its own, with its bins
     ax.set_title(spec.get("title", spec["name"]))
     ax.set_xlabel(spec.get("xlabel", spec.get("x", spec["y"] if spec["kind"] == "hist" else "")))
     ax.set_ylabel(spec.get("ylabel", "count" if spec["kind"] == "hist" else spec["y"]))
@@ -258,7 +268,6 @@ def draw(spec: dict, rows: list[dict[str, Any]], out_dir: Path, stem: str | None
     for path in paths:
         figure.savefig(path, dpi=120)
     table = out_dir / f"{stem or spec['name']}.csv"
-    shown, tests = statistics(spec, triples), comparisons(spec, triples)
     _write_numbers(table, shown, tests)
     return Drawn(paths[0], paths[1], table, shown, tests)
 
@@ -269,9 +278,9 @@ def _write_numbers(path: Path, shown: list[dict[str, Any]], tests: list[dict[str
 
     with path.open("w", newline="") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["series", "x", "n", "stat", "centre", "low", "high", "min", "max"])
-        writer.writerows([r[k] for k in ("series", "x", "n", "stat", "centre", "low", "high", "min", "max")]
-                         for r in shown)
+        columns = ("series", "x", "n", "missing", "stat", "centre", "low", "high", "min", "max")
+        writer.writerow(columns)
+        writer.writerows([r[k] for k in columns] for r in shown)
         if tests:
             writer.writerow([])
             writer.writerow(["x", "a", "b", "pairs", "mean_difference", "t", "p"])
@@ -301,7 +310,12 @@ def _hist(ax, points: dict, spec: dict) -> None:
     import numpy
 
     values = {s: [float(y) for _, y in pairs] for s, pairs in points.items()}
-    edges = numpy.histogram_bin_edges([v for vs in values.values() for v in vs], bins=spec.get("bins", 20))
+    every = [v for vs in values.values() for v in vs]
+    if spec.get("xscale") == "log" and min(every) > 0:   # log-spaced bins, for values over several decades
+        edges = numpy.geomspace(min(every), max(every), spec.get("bins", 20) + 1)
+        ax.set_xscale("log")
+    else:
+        edges = numpy.histogram_bin_edges(every, bins=spec.get("bins", 20))
     for series, vs in values.items():
         ax.hist(vs, bins=edges, alpha=0.6 if len(values) > 1 else 0.9, label=_label(series))
 

@@ -113,9 +113,12 @@ def dispatch(instance, jobs: Iterable[int], policy: str, seed: int = 0) -> Sched
 
 
 def two_phase(instance, policy: str = "lcpf", r: Fraction | None = None, selector: str = "dp",
-              seed: int = 0) -> Schedule:
-    """Select with parameter ``r`` (default: §4.4's tuned value), then dispatch."""
-    r = tuned_parameter(instance) if r is None else r
+              seed: int = 0, weight: Fraction | None = None) -> Schedule:
+    """Select with parameter ``r``, or with §4.4's r = 1 - λ (1 - 1/P)
+    T_inf^max / D for λ = ``weight`` (default: the paper's tuned λ = 0.2),
+    then dispatch."""
+    if r is None:
+        r = tuned_parameter(instance) if weight is None else tuned_parameter(instance, weight)
     return dispatch(instance, select(instance, r, selector), policy, seed)
 
 
@@ -141,15 +144,22 @@ HEURISTICS: dict[str, Callable] = {
 
 def options(instance, raw: dict) -> dict:
     """``r``: the selection parameter (a number or a fraction such as "43/50",
-    exact, >= 0); ``seed``: RANDOM's seed (an integer)."""
+    exact, >= 0); ``lambda``: §4.4's λ in [0, 1] instead (r = 1 - λ (1 - 1/P)
+    T_inf^max / D; Fig. 21); ``seed``: RANDOM's seed (an integer)."""
     out: dict = {}
     for name, value in raw.items():
         if name == "r":
             out["r"] = exact(value, "options.r")
             if out["r"] < 0:
                 raise UserInputError("options.r", f"must be >= 0, got {out['r']}")
+        elif name == "lambda":
+            out["weight"] = exact(value, "options.lambda")
+            if not 0 <= out["weight"] <= 1:
+                raise UserInputError("options.lambda", f"must be in [0, 1], got {out['weight']}")
         elif name == "seed":
             out["seed"] = integer(value, "options.seed")
         else:
-            raise UserInputError(f"options.{name}", "unknown dssp heuristic option (known: r, seed)")
+            raise UserInputError(f"options.{name}", "unknown dssp heuristic option (known: r, lambda, seed)")
+    if "r" in out and "weight" in out:
+        raise UserInputError("options.lambda", "give r or lambda, not both")
     return out

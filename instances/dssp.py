@@ -330,6 +330,20 @@ def _t2(source: str, max_critical_path: Count = 2340) -> DsspInstance:
     return transform_t2(base, max_critical_path)
 
 
+def max_critical_path_workload(seed: int, max_cpl: Fraction, reward: Reward = "size") -> DsspInstance:
+    """Figures 18-21: a standard workload (``standard_workload(seed)``), then
+    T2 down to T_inf^max <= floor(max_cpl x D). The paper does not name
+    T2's base workload; the standard one is §4.1's only other."""
+    max_cpl = Fraction(max_cpl)
+    if not 0 < max_cpl <= 1:
+        raise UserInputError("params.max_cpl", f"must be a fraction of the deadline in (0, 1], got {max_cpl}")
+    base = standard_workload(seed, reward=reward)
+    inst = transform_t2(base, max(1, int(max_cpl * base.deadline)))
+    meta = {**inst.meta, "generator": "dssp-maxcpl", "seed": seed, "max_cpl": _number(max_cpl)}
+    return DsspInstance(inst.processors, inst.deadline, inst.jobs, f"dssp-maxcpl-{max_cpl}-s{seed}".replace("/", "_"),
+                        meta)
+
+
 GENERATORS = {"dssp-standard": generator(standard_workload), "dssp-t1": generator(fixed_stages),
-              "dssp-t2": generator(_t2), "dssp-small": generator(small_workload),
+              "dssp-t2": generator(_t2), "dssp-maxcpl": generator(max_critical_path_workload), "dssp-small": generator(small_workload),
               "dssp-scaled": generator(scaled_workload)}

@@ -13,6 +13,7 @@ Structure used:
 """
 
 import time
+from functools import lru_cache
 from fractions import Fraction
 
 from schedbench.errors import UserInputError
@@ -25,7 +26,7 @@ from schedbench.schedule import Schedule
 from schedbench.solvers.campaign_spec import CampaignSpec, ordered_twins
 from schedbench.solvers.certificate import FORMULA, SEARCH_SHARE, confirm, nested_unconfirmed, other_methods
 from schedbench.solvers.machines import assign_machines
-from schedbench.solvers.pcmax import pcmax_optima
+from schedbench.solvers.pcmax import derived_cache, pcmax_optima
 from schedbench.solvers.ratio import minimize_max_ratio
 
 INCUMBENT_HEURISTICS = ("fcfs", "faircamp", "ostrich", "multicamp")
@@ -54,12 +55,17 @@ def campaign_optima(instance, solver: str, time_limit: float):
     return [[next(found) for _ in user.campaigns] for user in instance.users]
 
 
-def optimal_user_flows(instance, solver: str = "cpsat", time_limit: float = 60.0) -> list[int] | None:
-    """F_u* per user, or None when some campaign's optimum is not proven."""
+@derived_cache
+@lru_cache(maxsize=16)
+def optimal_user_flows(instance, solver: str = "cpsat", time_limit: float = 60.0) -> tuple[int, ...] | None:
+    """F_u* per user, or None when some campaign's optimum is not proven.
+    Remembered per instance: the heuristics measured on one instance ask for
+    the same references, and an unproven answer asked again would spend the
+    limit again."""
     optima = campaign_optima(instance, solver, time_limit)
     if not all(s.optimal for row in optima for s in row):
         return None
-    return [sum(s.makespan for s in row) for row in optima]
+    return tuple(sum(s.makespan for s in row) for row in optima)
 
 
 def metric_references(instance, time_limit: float, objective: str | None = None) -> dict:

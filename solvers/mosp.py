@@ -11,6 +11,7 @@ all machines: the engine, whose bound is also a lower bound of ``makespan``.
 import time
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from schedbench.errors import UserInputError
 from schedbench.metrics.mosp import listed_references, makespan
@@ -18,7 +19,8 @@ from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
 from schedbench.schedule import Schedule
 from schedbench.solvers import backend
 from schedbench.solvers.certificate import SEARCH_SHARE, confirm, other_methods, nested_unconfirmed
-from schedbench.solvers.pcmax import PcmaxSolution, pcmax_optima, pcmax_optimum
+from schedbench.solvers.pcmax import PcmaxSolution, derived_cache, pcmax_optima, pcmax_optimum
+from schedbench.solvers.settings import DEFAULT_TIME_LIMIT
 
 
 BACKENDS = ("cpsat", "milp", "portfolio")  # portfolio: unconstrained-makespan (P||Cmax) only
@@ -47,6 +49,18 @@ def alone_optima(instance, time_limit: float) -> tuple[int, ...]:
     found = iter(_proven(pcmax_optima([(org.jobs, instance.machines) for org in organizations], "portfolio",
                                       time_limit)))
     return tuple(next(found) if org.jobs else 0 for org in instance.organizations)
+
+
+@derived_cache
+@lru_cache(maxsize=16)
+def remembered_alone_optima(instance) -> tuple[int, ...] | None:
+    """``alone_optima`` within the default time limit, None when one is not
+    proven; asked once per instance, whatever the heuristics measured on it
+    (an unproven answer asked again would spend the limit again)."""
+    try:
+        return alone_optima(instance, DEFAULT_TIME_LIMIT)
+    except UserInputError:
+        return None
 
 
 def _proven(solutions) -> list[int]:

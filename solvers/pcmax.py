@@ -130,10 +130,26 @@ _PROVEN: dict[tuple[tuple[int, ...], int, str], PcmaxSolution] = {}
 _PROVEN_SIZE = 200_000
 
 
+#: Seconds each open problem needs at least for another round of ``pcmax_optima``.
+MIN_ROUND = 0.05
+
+#: Per-instance caches built on these answers elsewhere (``derived_cache``).
+_DERIVED: list = []
+
+
+def derived_cache(function: Callable) -> Callable:
+    """Register an ``lru_cache``-wrapped function of P||Cmax answers, so that
+    ``clear_cache`` forgets its results too."""
+    _DERIVED.append(function)
+    return function
+
+
 def clear_cache() -> None:
     """Forget every answer (tests that plant wrong solvers need it)."""
     _PROVEN.clear()
     pcmax_optimum.cache_clear()
+    for function in _DERIVED:
+        function.cache_clear()
 
 
 @lru_cache(maxsize=200_000)
@@ -156,28 +172,49 @@ def pcmax_optimum(lengths: tuple[int, ...], machines: int, solver: str = "cpsat"
 def _optimum(lengths: tuple[int, ...], machines: int, solver: str, time_limit: float) -> PcmaxSolution:
     began = time.monotonic()
     deadline, search_end = began + time_limit, began + SEARCH_SHARE * time_limit
-    lower, name = lower_bound(lengths, machines)
-    best, heuristic = upper_bound(lengths, machines, lower, began + time_limit / 4)
-    upper = _makespan(best, lengths)
-    search = _Search(lengths, machines, best, upper, heuristic, lower, (name,))
-    if search.lower >= search.upper:
-        search.method = "bounds"
-    else:
+    search = _bounds(lengths, machines, began + time_limit / 4)
+    if search.method != "bounds":
         _search(search, solver, search_end)
     if search.claimed > search.lower:
         _confirm(search, deadline)
     return search.answer()
 
 
+def _bounds(lengths: tuple[int, ...], machines: int, improve_until: float) -> _Search:
+    """The engine's start: the lower bound and the best heuristic schedule
+    (local search until ``improve_until``); method "bounds" when they meet."""
+    lower, name = lower_bound(lengths, machines)
+    best, heuristic = upper_bound(lengths, machines, lower, improve_until)
+    search = _Search(lengths, machines, best, _makespan(best, lengths), heuristic, lower, (name,))
+    if search.lower >= search.upper:
+        search.method = "bounds"
+    return search
+
+
 def pcmax_optima(problems: list[tuple[tuple[int, ...], int]], solver: str, time_limit: float) -> list[PcmaxSolution]:
     """``pcmax_optimum`` of every (lengths, machines) within one budget of
-    ``time_limit`` seconds in all: each gets an equal share of what is left,
-    so the time an easy one does not use goes to the next."""
+    ``time_limit`` seconds in all. Those the bounds close (without local
+    search) are answered first; the others then share the budget, each an
+    equal share of what is left, so the time one does not use goes to the
+    next; those still open get further rounds while the time left allows
+    ``MIN_ROUND`` seconds each."""
     deadline = time.monotonic() + time_limit
-    out = []
-    for done, (lengths, machines) in enumerate(problems):
-        share = max(deadline - time.monotonic(), 0.01) / (len(problems) - done)
-        out.append(pcmax_optimum(lengths, machines, solver, share))
+    out: list[PcmaxSolution | None] = []
+    for lengths, machines in problems:
+        known = _PROVEN.get((lengths, machines, solver))
+        if known is None and solver in BACKENDS:
+            start = _bounds(lengths, machines, improve_until=0.0)
+            known = start.answer() if start.method == "bounds" else None
+        out.append(known)
+    hard = [i for i, found in enumerate(out) if found is None]
+    while hard:
+        for done, i in enumerate(hard):
+            share = max(deadline - time.monotonic(), 0.01) / (len(hard) - done)
+            out[i] = pcmax_optimum(*problems[i], solver, share)
+        # what the easier ones left goes to another round for those still open
+        hard = [i for i in hard if not out[i].optimal]
+        if deadline - time.monotonic() < MIN_ROUND * len(hard):
+            break
     return out
 
 

@@ -394,14 +394,16 @@ def test_figures_draw_distributions_tables_and_paired_tests(tmp_path):
         for name, value in (("lpt", a), ("spt", b)):
             rows.append({**row("heuristic", name, f"I{i}", value), "kind": "heuristic", "seed": i,
                          "metrics": canonical({"stretches": [value, value + 1], "by_decade": {"0": value, "1": 2}})})
+    rows.append({**row("heuristic", "lpt", "I9", None), "kind": "heuristic", "seed": 9, "status": "unknown"})
     spread = {"name": "spread", "kind": "box", "x": "size.jobs", "y": "metrics.stretches", "series": "algorithm"}
     plots.check_figure(spread, "figure[0]")
     shown = plots.draw(spread, rows, tmp_path).shown
-    assert [(r["series"], r["n"], r["min"], r["max"]) for r in shown] == [("lpt", 6, 3.0, 9.0), ("spt", 6, 1.0, 5.0)]
+    assert [(r["series"], r["n"], r["missing"], r["min"], r["max"]) for r in shown] == [
+        ("lpt", 6, 1, 3.0, 9.0), ("spt", 6, 0, 1.0, 5.0)]   # the unproven cell is counted, not drawn
     decades = {"name": "decades", "kind": "line", "x": "key", "y": "metrics.by_decade", "series": "algorithm"}
     plots.check_figure(decades, "figure[0]")
     assert [(r["series"], r["x"], r["centre"]) for r in plots.draw(decades, rows, tmp_path).shown] == [
-        ("lpt", "0", 16 / 3), ("lpt", "1", 2.0), ("spt", "0", 7 / 3), ("spt", "1", 2.0)]
+        ("lpt", "0", 16 / 3), ("lpt", "1", 2.0), ("lpt", "", None), ("spt", "0", 7 / 3), ("spt", "1", 2.0)]
     paired = {"name": "paired", "kind": "line", "x": "size.jobs", "y": "value", "series": "algorithm",
               "compare": ["lpt", "spt"]}
     plots.check_figure(paired, "figure[0]")

@@ -106,11 +106,29 @@ def user_stretch_upper_bound(instance, schedule: Schedule) -> Fraction:
                for flow, user in zip(flows, instance.users))
 
 
+def max_stretch_by_profile(instance, schedule: Schedule) -> dict[str, Fraction] | None:
+    """OStrich Fig. 2b: per user profile, the mean over its users of each
+    one's largest campaign stretch. The profiles are the generator's: its
+    first ``meta["short_users"]`` users are short, the others long (None for
+    an instance that does not record them)."""
+    short = instance.meta.get("short_users")
+    if not isinstance(short, int):
+        return None
+    profiles: dict[str, list[Fraction]] = {}
+    for u, row in enumerate(campaign_stretches(instance, schedule)):
+        if row:
+            profiles.setdefault("short" if u < short else "long", []).append(max(row))
+    return {name: sum(values, Fraction(0)) / len(values) for name, values in profiles.items()}
+
+
 METRICS = {
     "makespan": lambda instance, schedule: makespan(instance.lengths, schedule),
     "max-user-stretch-ub": user_stretch_upper_bound,
     "sum-user-flow": lambda instance, schedule: objective_value(instance, schedule, "sum-user-flow"),
     "max-campaign-stretch": lambda instance, schedule: objective_value(instance, schedule, "max-campaign-stretch"),
+    # OStrich Fig. 2: every campaign's stretch (a distribution), and the users' worst per profile
+    "campaign-stretches": lambda instance, schedule: [s for row in campaign_stretches(instance, schedule) for s in row],
+    "max-stretch-by-profile": max_stretch_by_profile,
 }
 
 

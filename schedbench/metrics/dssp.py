@@ -48,7 +48,13 @@ def lower_bound(instance, name: str) -> Fraction:
     return Fraction(knapsack_bound(instance))
 
 
-METRICS = {"completed-jobs": lambda instance, schedule: len(completed_jobs(instance, schedule)), "reward": reward}
+def max_critical_path_ratio(instance) -> Fraction:
+    """T_inf^max / D, the x axis of Figs. 14 and 18-21 ("MaxCPL")."""
+    return Fraction(max((job.critical_path for job in instance.jobs), default=0), instance.deadline or 1)
+
+
+METRICS = {"completed-jobs": lambda instance, schedule: len(completed_jobs(instance, schedule)), "reward": reward,
+           "max-cpl-ratio": lambda instance, schedule: max_critical_path_ratio(instance)}
 
 
 def gantt_bars(instance, schedule: Schedule) -> list[Bar]:
