@@ -283,14 +283,16 @@ def median_interval(values: list[Fraction], confidence: Fraction = CONFIDENCE) -
     interval is then the whole range, whose coverage 1 - 2^(1-n) is returned."""
     ordered = sorted(values)
     n = len(ordered)
-    tail = Fraction(0)            # P(B < j), exact
-    chosen, coverage = 1, 1 - Fraction(2, 2 ** n)
+    total = 1 << n                # the coverages are integers over 2^n: no Fraction in the loop
+    tail, term = 0, 1             # 2^n P(B < j), and C(n, j - 1)
+    chosen, kept = 1, total - 2
     for j in range(1, n // 2 + 1):
-        tail += Fraction(math.comb(n, j - 1), 2 ** n)
-        if 1 - 2 * tail < confidence:
+        tail += term
+        term = term * (n - j + 1) // j
+        if (total - 2 * tail) * confidence.denominator < confidence.numerator * total:
             break
-        chosen, coverage = j, 1 - 2 * tail
-    return ordered[chosen - 1], ordered[n - chosen], coverage
+        chosen, kept = j, total - 2 * tail
+    return ordered[chosen - 1], ordered[n - chosen], Fraction(kept, total)
 
 
 def half_width(values: list[Fraction], confidence: Fraction = CONFIDENCE) -> float | None:

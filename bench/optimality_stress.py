@@ -17,7 +17,6 @@ table as Markdown for the docs.
 """
 
 import argparse
-import os
 import statistics
 import time
 from collections.abc import Iterator
@@ -59,7 +58,6 @@ def instance(family: str, seed: int) -> tuple[object, str]:
 
 def solve_twice(task: tuple[str, int, float]) -> dict:
     """Both backends on one instance: their statuses, values, bounds and proofs."""
-    os.environ["SCHEDBENCH_CPSAT_WORKERS"] = "1"
     from schedbench.errors import ModelTooLarge
     from schedbench.solvers import settings, solve
     from schedbench.solvers.pcmax import clear_cache

@@ -165,7 +165,8 @@ def statistics(spec: dict, points: dict) -> list[dict[str, Any]]:
         for x in sorted(by_x, key=sort_key):
             values = [y for y in by_x[x] if y is not None]
             row = {"series": _label(series), "x": _label(x), "n": len(values), "missing": len(by_x[x]) - len(values),
-                   "stat": stat, "centre": None, "low": None, "high": None, "min": None, "max": None}
+                   "stat": stat, "centre": None, "low": None, "high": None, "min": None, "max": None,
+                   "of": series, "at": x}   # the raw series and x, for drawing
             if values:
                 centre, down, up = _centre(values, stat)
                 row.update(centre=centre, low=centre - down, high=centre + up, min=float(min(values)),
@@ -216,11 +217,6 @@ def _centre(values: list, stat: str) -> tuple[float, float, float]:
     return float(mean(values)), width, width
 
 
-def _errorbars(stats: list[tuple[float, float, float]]) -> tuple[list[float], list[list[float]]]:
-    """Centres and matplotlib's two-row yerr."""
-    return [c for c, _, _ in stats], [[d for _, d, _ in stats], [u for _, _, u in stats]]
-
-
 @dataclass(frozen=True)
 class Drawn:
     """A figure as written: its files and the numbers it shows."""
@@ -245,13 +241,13 @@ def draw(spec: dict, rows: list[dict[str, Any]], out_dir: Path, stem: str | None
               if (drawn := [(x, y) for x, y, _ in values if y is not None])}
     figure = Figure(figsize=(7, 4.5), layout="constrained")
     ax = figure.add_subplot()
+    shown, tests = statistics(spec, triples), comparisons(spec, triples)
     if points:
-        DRAWERS[spec["kind"]](ax, points, spec)
+        DRAWERS[spec["kind"]](ax, points, [r for r in shown if r["n"]], spec)
         if len(points) > 1 or None not in points:
             ax.legend(title=spec.get("series"), fontsize="small")
     else:
         ax.text(0.5, 0.5, "no rows match this figure", ha="center", va="center", transform=ax.transAxes)
-    shown, tests = statistics(spec, triples), comparisons(spec, triples)
     missing = sum(r["missing"] for r in shown)
     if missing:
         ax.text(0.01, 0.01, f"{missing} selected cells without a value (not drawn; see the CSV)", fontsize="small",
@@ -287,25 +283,27 @@ def _write_numbers(path: Path, shown: list[dict[str, Any]], tests: list[dict[str
             writer.writerows([r[k] for k in ("x", "a", "b", "pairs", "mean_difference", "t", "p")] for r in tests)
 
 
-def _line(ax, points: dict, spec: dict) -> None:
-    """Mean (or median) of y per x, one line per series, with 95% CI error bars."""
-    xs = sorted({x for pairs in points.values() for x, _ in pairs}, key=sort_key)
+def _line(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
+    """The centre of y per x (``statistics``), one line per series, with its 95% interval."""
+    xs = sorted({r["at"] for r in shown}, key=sort_key)
     numeric = _numeric(xs)
-    for series, pairs in points.items():
-        by_x: dict[Any, list] = {}
-        for x, y in pairs:
-            by_x.setdefault(x, []).append(y)
-        ordered = sorted(by_x, key=sort_key)
-        centres, errors = _errorbars([_centre(by_x[x], spec.get("stat", "mean")) for x in ordered])
-        positions = [_position(x) if numeric else xs.index(x) for x in ordered]
-        ax.errorbar(positions, centres, yerr=errors, marker="o", capsize=3, label=_label(series))
+    for series in points:
+        rows = [r for r in shown if r["of"] == series]
+        positions = [_position(r["at"]) if numeric else xs.index(r["at"]) for r in rows]
+        ax.errorbar(positions, [r["centre"] for r in rows], yerr=_errors(rows), marker="o", capsize=3,
+                    label=_label(series))
     if not numeric:
         ax.set_xticks(range(len(xs)), [_label(x) for x in xs])
     elif len(xs) <= TICKS_MAX:
         ax.set_xticks([_position(x) for x in xs], [_label(x) for x in xs])
 
 
-def _hist(ax, points: dict, spec: dict) -> None:
+def _errors(rows: list[dict[str, Any]]) -> list[list[float]]:
+    """matplotlib's two-row yerr from ``statistics`` rows."""
+    return [[r["centre"] - r["low"] for r in rows], [r["high"] - r["centre"] for r in rows]]
+
+
+def _hist(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
     """Histograms of y per series on shared bins."""
     import numpy
 
@@ -335,18 +333,18 @@ def _offsets(count: int) -> tuple[list[float], float]:
     return [(i - (count - 1) / 2) * width for i in range(count)], width
 
 
-def _bar(ax, points: dict, spec: dict) -> None:
-    """Mean (or median) of y per category and series, with 95% CI error bars."""
-    categories, series_list, cells = _grouped(points)
-    offsets, width = _offsets(len(series_list))
-    for offset, series in zip(offsets, series_list):
-        present = [(i, cells[(x, series)]) for i, x in enumerate(categories) if (x, series) in cells]
-        centres, errors = _errorbars([_centre(values, spec.get("stat", "mean")) for _, values in present])
-        ax.bar([i + offset for i, _ in present], centres, width, yerr=errors, capsize=3, label=_label(series))
+def _bar(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
+    """The centre of y per category and series (``statistics``), with its 95% interval."""
+    categories = sorted({r["at"] for r in shown}, key=sort_key)
+    offsets, width = _offsets(len(points))
+    for offset, series in zip(offsets, points):
+        rows = [r for r in shown if r["of"] == series]
+        ax.bar([categories.index(r["at"]) + offset for r in rows], [r["centre"] for r in rows], width,
+               yerr=_errors(rows), capsize=3, label=_label(series))
     _category_ticks(ax, categories)
 
 
-def _box(ax, points: dict, spec: dict) -> None:
+def _box(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
     """Distribution of y per category and series."""
     categories, series_list, cells = _grouped(points)
     offsets, width = _offsets(len(series_list))

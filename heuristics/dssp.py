@@ -17,6 +17,7 @@ The baseline ``priority`` selects nothing: every job is dispatched, the
 highest reward first (the ordinal priority of a priority scheduler).
 """
 
+import math
 import random
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
@@ -34,6 +35,16 @@ SELECTORS: dict[str, Callable] = {"dp": dp_by_profits, "ortools": ortools_knapsa
 #: DP by profits keeps one bit per (job, total profit): beyond this many cells
 #: (large rewards) the selection goes to OR-Tools' exact solver, same optimum.
 DP_CELLS = 1 << 28
+#: Cells DP by profits fills per second, a quarter of what this machine
+#: measures (200-450 million): the rate ``dp_fits`` budgets with.
+DP_CELLS_PER_SECOND = 50_000_000
+
+
+def dp_fits(items: int, profits: Sequence[int], seconds: float = math.inf) -> bool:
+    """Whether DP by profits' table, (items + 1) x (total profit + 1) cells,
+    stays within ``DP_CELLS`` and can be filled within ``seconds``."""
+    cells = (items + 1) * (sum(profits) + 1)
+    return cells <= DP_CELLS and cells <= DP_CELLS_PER_SECOND * seconds
 
 
 def select(instance, r: Fraction, selector: str = "dp") -> list[int]:
@@ -48,7 +59,7 @@ def selections(instance, rs: Sequence[Fraction], selector: str = "dp") -> list[l
     jobs = candidates(instance)
     weights, profits = [instance.jobs[j].work for j in jobs], [instance.jobs[j].reward for j in jobs]
     capacities = [max(0, floor(Fraction(r) * instance.processors * instance.deadline)) for r in rs]
-    if selector == "dp" and (len(jobs) + 1) * (sum(profits) + 1) <= DP_CELLS:
+    if selector == "dp" and dp_fits(len(jobs), profits):
         chosen = dp_by_profits_many(weights, profits, capacities)
     elif selector == "dp":
         chosen = [ortools_knapsack(weights, profits, capacity) for capacity in capacities]

@@ -14,7 +14,7 @@ from fractions import Fraction
 from math import floor
 
 from schedbench.errors import ModelTooLarge
-from schedbench.heuristics.dssp import DP_CELLS
+from schedbench.heuristics.dssp import dp_fits
 from schedbench.heuristics.knapsack import dp_selection
 from schedbench.metrics.knapsack import by_density, dantzig
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
@@ -52,8 +52,8 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
         at_least = max(claimed, value) + 1
 
         def by_dynamic_program(seconds: float):
-            if (len(instance.items) + 1) * (sum(instance.profits) + 1) > DP_CELLS:
-                raise ModelTooLarge("the dynamic program's table is too large")
+            if not dp_fits(len(instance.items), instance.profits, seconds):
+                raise ModelTooLarge("the dynamic program's table is too large for the time left")
             best = dp_selection(instance)
             return (INFEASIBLE, None) if instance.profit_of(best) < at_least else (FEASIBLE, best)
 
