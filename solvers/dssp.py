@@ -12,8 +12,10 @@ heuristic / bound side by side): the paper's, the knapsack optimum at r = 1
 
 import time
 from fractions import Fraction
+from math import floor
 
-from schedbench.metrics.dssp import completed_jobs, knapsack_bound, lp_bound, reward, theorem1_parameter, tuned_parameter
+from schedbench.heuristics.dssp import dispatch, dp_fits, priority_scheduler, selections
+from schedbench.metrics.dssp import candidates, completed_jobs, lp_bound, reward, theorem1_parameter, tuned_parameter
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
 from schedbench.schedule import Schedule
 from schedbench.solvers import backend
@@ -26,8 +28,6 @@ def incumbent(instance) -> tuple[Schedule, int]:
     """The best of the two-phase schedules (the three dispatchers at the tuned
     r and at r = 1, LCPF at r_0) and the priority baseline, with the paper's
     bound: one selection table serves the three r, r = 1 giving the bound."""
-    from schedbench.heuristics.dssp import dispatch, priority_scheduler, selections
-
     tuned, one, r0 = selections(instance, [tuned_parameter(instance), Fraction(1), theorem1_parameter(instance)])
     runs = [dispatch(instance, jobs, policy) for jobs in (tuned, one) for policy in ("lcpf", "stcpu", "random")]
     runs += [dispatch(instance, r0, "lcpf"), priority_scheduler(instance)]
@@ -52,7 +52,8 @@ def solve(instance, objective: str, solver: str, time_limit: float, trust_bound:
     best, upper = incumbent(instance)
     details = {"knapsack_bound": upper, "lp_bound": str(lp_bound(instance))}
     value = reward(instance, best)
-    certified, proof = (upper, ("knapsack-bound",)) if trust_bound else (_fitting_reward(instance), ("fitting-jobs",))
+    certified, proof = _certified_bound(instance, upper) if trust_bound else (
+        sum(instance.jobs[j].reward for j in candidates(instance)), ("fitting-jobs",))
     if value >= certified:
         return Result(OPTIMAL, Fraction(value), Fraction(value), best, solver, "bounds",
                       time.monotonic() - began, details, proof)
@@ -67,7 +68,7 @@ def solve(instance, objective: str, solver: str, time_limit: float, trust_bound:
         schedule = _schedule(instance, outcome.solution)
         value = reward(instance, schedule)
     claimed = value if outcome.status in (OPTIMAL, INFEASIBLE) else outcome.bound
-    if claimed is not None and claimed < certified and max(claimed, value) < certified:
+    if claimed is not None and max(claimed, value) < certified:
         at_least = max(claimed, value) + 1
 
         def ask(model, seconds: float):
@@ -85,9 +86,15 @@ def solve(instance, objective: str, solver: str, time_limit: float, trust_bound:
                   "model", time.monotonic() - began, details, proof)
 
 
-def _fitting_reward(instance) -> int:
-    """The reward of every job whose critical path fits before the deadline: no schedule earns more."""
-    return sum(job.reward for job in instance.jobs if job.critical_path <= instance.deadline)
+def _certified_bound(instance, upper: int) -> tuple[int, tuple[str, ...]]:
+    """The knapsack bound ``upper`` when DP by profits computed it (its table
+    fits); past the table OR-Tools' branch and bound answered, one solver's
+    word, so the floor of the LP relaxation is the certified bound and a
+    model's claim above it needs confirming."""
+    jobs = candidates(instance)
+    if dp_fits(len(jobs), [instance.jobs[j].reward for j in jobs]):
+        return upper, ("knapsack-bound",)
+    return floor(lp_bound(instance)), ("lp-dantzig",)
 
 
 def hint_starts(instance, schedule: Schedule) -> list[int | None]:

@@ -177,3 +177,18 @@ def test_proof_is_in_every_optimal_json(tmp_path):
 def test_cpsat_runs_are_seeded():
     assert cpsat.PRIMARY.seed != cpsat.CONFIRMING.seed and cpsat.CONFIRMING.workers == 1
     assert not cpsat.CONFIRMING.hints and settings.CPSAT_WORKERS >= 1
+
+
+def test_dssp_trusts_the_knapsack_bound_only_from_the_dynamic_program(monkeypatch):
+    """Past DP by profits' table the r = 1 selection is OR-Tools' branch and
+    bound, one solver's word: the certified bound is then the LP relaxation's
+    floor, and an optimum below it rests on a confirmed refutation."""
+    import schedbench.solvers.dssp as family
+
+    trusted = [solve(dssp_small(seed), solver="cpsat", time_limit=20) for seed in range(12)]
+    assert any(r.proof == ("knapsack-bound",) for r in trusted)
+    monkeypatch.setattr(family, "dp_fits", lambda *args, **kwargs: False)
+    for seed, before in enumerate(trusted):
+        after = solve(dssp_small(seed), solver="cpsat", time_limit=20)
+        assert after.objective == before.objective and "knapsack-bound" not in after.proof
+        assert after.status != OPTIMAL or after.proof == ("lp-dantzig",) or len(after.proof) == 2
