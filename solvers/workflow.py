@@ -127,8 +127,8 @@ def _schedule(solution: list[int]) -> WorkflowSchedule:
 
 
 BACKENDS = ("cpsat", "milp")
-#: The strongest measured: the time-indexed MILP refuses models above 100,000
-#: start variables and is slower below (bench/optimality_stress.py).
+#: The strongest measured: the time-indexed MILP refuses models past the MILP
+#: coefficient limit and is slower below (bench/optimality_stress.py).
 DEFAULT_SOLVER = "cpsat"
 
 

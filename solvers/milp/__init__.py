@@ -30,14 +30,19 @@ COEFFICIENTS_PER_SECOND = 200_000
 MAX_COEFFICIENTS = 500_000
 
 
+def require_small(coefficients: int) -> None:
+    """Refuse a model past ``MAX_COEFFICIENTS`` (``ModelTooLarge``, naming --solver)."""
+    if coefficients > MAX_COEFFICIENTS:
+        raise ModelTooLarge(f"the time-indexed MILP would need {coefficients:,} coefficients "
+                            f"(limit {MAX_COEFFICIENTS:,}); use --solver cpsat for this instance")
+
+
 def affordable(coefficients: int, time_limit: float) -> bool:
     """Whether a model of about this many coefficients can be built in half
     of ``time_limit``: a model that cannot is not started (the answer is
     "unknown"), since PuLP and CBC's reading of it ignore every time limit.
-    Refuses outright past ``MAX_COEFFICIENTS`` (``ModelTooLarge``)."""
-    if coefficients > MAX_COEFFICIENTS:
-        raise ModelTooLarge(f"the time-indexed MILP would need {coefficients:,} coefficients "
-                            f"(limit {MAX_COEFFICIENTS:,}); use --solver cpsat for this instance")
+    Refuses outright past ``MAX_COEFFICIENTS`` (``require_small``)."""
+    require_small(coefficients)
     return coefficients <= COEFFICIENTS_PER_SECOND * time_limit / 2
 
 

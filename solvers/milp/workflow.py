@@ -1,5 +1,5 @@
 """MILP workflow model through PuLP/CBC (see ``solvers.workflow``),
-time-indexed, for small instances (up to ``MAX_STARTS`` start variables):
+time-indexed, for small instances (``coefficients`` up to the MILP limit):
 can every job k finish by ``deadlines[k]``?
 
 x[t,c,s] = 1 iff task t starts at s on cluster c, for c eligible and s in
@@ -16,43 +16,33 @@ has two terms instead of a window's worth. No objective.
 
 import pulp
 
-from schedbench.errors import ModelTooLarge
 from schedbench.model.workflow import WorkflowInstance
 from schedbench.result import INFEASIBLE
+from schedbench.solvers import milp
 from schedbench.solvers.milp import UNKNOWN, affordable, run
 from schedbench.solvers.outcome import ModelOutcome
 from schedbench.solvers.workflow import domains, eligible_clusters, orderings
 
-#: Start variables beyond which the time-indexed model is refused (CBC would
-#: spend the time limit, and memory, on building and presolving it): use CP-SAT.
-MAX_STARTS = 100_000
-
-
-def start_count(instance: WorkflowInstance, deadlines: list[int]) -> int:
-    """The number of x[t,c,s] the model would create for these deadlines."""
-    return sum(len(clusters) * max(0, latest - earliest + 1)
-               for clusters, (earliest, latest) in zip(eligible_clusters(instance), domains(instance, deadlines)))
+def coefficients(instance: WorkflowInstance, window: list[tuple[int, int]]) -> int:
+    """About the model's size for these start windows: every x[t,c,s] once
+    per instant its task runs (capacity rows) plus the once and prefix-sum
+    rows; the prefix sums and precedence rows make it about four times
+    slower to build per coefficient, hence the factor 4."""
+    return 4 * sum(len(clusters) * max(0, latest - earliest + 1) * (task.exec + 3) for task, clusters,
+                   (earliest, latest) in zip(instance.tasks, eligible_clusters(instance), window))
 
 
 def require_small(instance: WorkflowInstance, deadlines: list[int]) -> None:
-    """Refuse, naming --solver, when the model would pass ``MAX_STARTS``."""
-    starts = start_count(instance, deadlines)
-    if starts > MAX_STARTS:
-        raise ModelTooLarge(f"the time-indexed MILP would need {starts:,} start variables "
-                                         f"(limit {MAX_STARTS:,}); use --solver cpsat for this instance")
+    """Refuse, naming --solver, the model of these deadlines past the MILP limit."""
+    milp.require_small(coefficients(instance, domains(instance, deadlines)))
 
 
 def solve(instance: WorkflowInstance, deadlines: list[int], time_limit: float) -> ModelOutcome:
     """``solution``: every flat task's cluster, then every task's start."""
-    require_small(instance, deadlines)
     window = domains(instance, deadlines)
     if any(earliest > latest for earliest, latest in window):
         return ModelOutcome(INFEASIBLE, None, None, None)
-    # capacity rows (each start once per instant its task runs), plus once and prefix-sum rows; the
-    # prefix sums and precedence rows make this model about four times slower to build per coefficient
-    if not affordable(4 * sum(len(clusters) * max(0, latest - earliest + 1) * (task.exec + 3) for task, clusters,
-                              (earliest, latest) in zip(instance.tasks, eligible_clusters(instance), window)),
-                      time_limit):
+    if not affordable(coefficients(instance, window), time_limit):
         return UNKNOWN
     problem = pulp.LpProblem("workflow", pulp.LpMinimize)  # no objective: a feasibility question
     x = _starts(problem, instance, window)
