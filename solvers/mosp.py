@@ -20,7 +20,6 @@ from schedbench.schedule import Schedule
 from schedbench.solvers import backend
 from schedbench.solvers.certificate import SEARCH_SHARE, confirm, other_methods, nested_unconfirmed
 from schedbench.solvers.pcmax import PcmaxSolution, derived_cache, pcmax_optima, pcmax_optimum
-from schedbench.solvers.settings import DEFAULT_TIME_LIMIT
 
 
 BACKENDS = ("cpsat", "milp", "portfolio")  # portfolio: unconstrained-makespan (P||Cmax) only
@@ -36,31 +35,38 @@ def local_references(instance, time_limit: float) -> tuple[int, ...]:
     listed = listed_references(instance)
     if listed is not None:
         return tuple(listed)
-    organizations = [org for org in instance.organizations if org.jobs]
-    found = iter(_proven(pcmax_optima([(org.jobs, org.machines) for org in organizations], "portfolio", time_limit)))
-    return tuple(next(found) if org.jobs else 0 for org in instance.organizations)
+    return _organization_optima(instance, lambda org: org.machines, time_limit)
 
 
 def alone_optima(instance, time_limit: float) -> tuple[int, ...]:
     """C^(k)alone, Stretch's denominators: each organization's jobs alone on
     all m machines, P||Cmax optima within ``time_limit`` seconds in all (0
-    for an organization without jobs)."""
-    organizations = [org for org in instance.organizations if org.jobs]
-    found = iter(_proven(pcmax_optima([(org.jobs, instance.machines) for org in organizations], "portfolio",
-                                      time_limit)))
-    return tuple(next(found) if org.jobs else 0 for org in instance.organizations)
+    for an organization without jobs); an unproven one is an error."""
+    found = alone_references(instance, time_limit)
+    if found["alone"] is None:
+        raise UserInputError("--time-limit", found["alone_unproven"].removeprefix("--time-limit: "))
+    return found["alone"]
 
 
 @derived_cache
 @lru_cache(maxsize=16)
-def remembered_alone_optima(instance) -> tuple[int, ...] | None:
-    """``alone_optima`` within the default time limit, None when one is not
-    proven; asked once per instance, whatever the heuristics measured on it
-    (an unproven answer asked again would spend the limit again)."""
+def alone_references(instance, time_limit: float) -> dict:
+    """{"alone": C^(k)alone} or {"alone": None, "alone_unproven": why}:
+    asked once per instance and limit, whatever asks (an unproven answer
+    asked again would spend the limit again)."""
     try:
-        return alone_optima(instance, DEFAULT_TIME_LIMIT)
-    except UserInputError:
-        return None
+        return {"alone": _organization_optima(instance, lambda org: instance.machines, time_limit)}
+    except UserInputError as exc:
+        return {"alone": None, "alone_unproven": str(exc)}
+
+
+def _organization_optima(instance, machines_of, time_limit: float) -> tuple[int, ...]:
+    """Each organization's jobs alone on ``machines_of(org)`` machines, proven
+    P||Cmax optima within one budget (0 for an organization without jobs)."""
+    organizations = [org for org in instance.organizations if org.jobs]
+    found = iter(_proven(pcmax_optima([(org.jobs, machines_of(org)) for org in organizations], "portfolio",
+                                      time_limit)))
+    return tuple(next(found) if org.jobs else 0 for org in instance.organizations)
 
 
 def _proven(solutions) -> list[int]:
@@ -78,17 +84,14 @@ def rule_references(instance, time_limit: float, objective: str | None = None) -
 
 
 def metric_references(instance, time_limit: float, objective: str | None = None) -> dict:
-    """What the metrics need: ref_k (``local``, for the breaches they
-    report) and C^(k)alone (``alone``, or None with ``alone_unproven``);
-    the objectives themselves need nothing."""
+    """What the metrics need: ref_k (``local``, for the breaches the summary
+    reports) and C^(k)alone (``alone``, or None with ``alone_unproven``);
+    the Stretch metric needs C^(k)alone only, the objectives nothing."""
+    if objective == "stretch":
+        return alone_references(instance, time_limit)
     if objective is not None:
         return {}
-    out: dict = {"local": local_references(instance, time_limit)}
-    try:
-        out["alone"] = alone_optima(instance, time_limit)
-    except UserInputError as exc:
-        out["alone"], out["alone_unproven"] = None, str(exc)
-    return out
+    return {"local": local_references(instance, time_limit), **alone_references(instance, time_limit)}
 
 
 @dataclass(frozen=True)

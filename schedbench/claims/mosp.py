@@ -12,7 +12,6 @@ from fractions import Fraction
 from functools import cached_property
 
 from schedbench.claims import Check, Claim, NotProven, generated_by
-from schedbench.errors import UserInputError
 from schedbench.heuristics.mosp import HEURISTICS, local_phase, local_rule
 from schedbench.metrics.mosp import jain_index, local_values, makespan, stretch
 from schedbench.model.mosp import MospInstance, Organization
@@ -66,12 +65,12 @@ class MospCase:
     @cached_property
     def alone(self) -> tuple[int, ...]:
         """C^(k)alone, Stretch's denominators, proven by the engine."""
-        from schedbench.solvers.mosp import alone_optima
+        from schedbench.solvers.mosp import alone_references
 
-        try:
-            return alone_optima(self.instance, self.time_limit)
-        except UserInputError as unproven:  # a C_alone not proven in time
-            raise NotProven(str(unproven)) from None
+        found = alone_references(self.instance, self.time_limit)
+        if found["alone"] is None:  # a C_alone not proven in time
+            raise NotProven(found["alone_unproven"])
+        return found["alone"]
 
     def stretch(self, name: str) -> Fraction:
         return stretch(self.instance, self.schedules[name], self.alone)

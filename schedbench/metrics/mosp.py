@@ -97,20 +97,12 @@ def objective(instance, schedule: Schedule, name: str, references: dict) -> Frac
     return Fraction(makespan(instance, schedule))
 
 
-def proven_stretch(instance, schedule: Schedule) -> Fraction | None:
-    """MOSP Fig. 8's Stretch with every C^(k)alone proven within the default
-    time limit, else None (the cell then counts as missing in a figure,
-    never replaced by a bound)."""
-    alone = _alone_optima(instance)
+def proven_stretch(instance, schedule: Schedule, references: dict) -> Fraction | None:
+    """MOSP Fig. 8's Stretch over the C^(k)alone proven upstream
+    (``references["alone"]``), else None: the cell then counts as missing in
+    a figure, never divided by a bound."""
+    alone = references.get("alone")
     return None if alone is None else stretch(instance, schedule, alone)
-
-
-def _alone_optima(instance) -> tuple[int, ...] | None:
-    """Asked once per instance, whatever the heuristics measured on it (an
-    unproven answer is remembered too: asking again would spend the limit again)."""
-    from schedbench.solvers.mosp import remembered_alone_optima
-
-    return remembered_alone_optima(instance)
 
 
 METRICS = {"makespan": makespan, "jain-index": jain_index,
