@@ -71,8 +71,9 @@ def ostrich_paper(users: int, seed: int, n_jobs: int = 10_000, machines: int = 6
             per_user[owner].append(current)
         low, high = SHORT if owner < short_users else LONG
         current.append(rng.randint(low, high))
+    profiles = ["short" if u < short_users else "long" for u in range(users) if per_user[u]]  # the users kept
     meta = {"generator": "ostrich_paper", "users_requested": users, "short_users": short_users,
-            "seed": seed, "n_jobs": n_jobs, "new_campaign": new_campaign}
+            "seed": seed, "n_jobs": n_jobs, "new_campaign": new_campaign, "profiles": profiles}
     return _instance(machines, [[Campaign(tuple(c)) for c in camps] for camps in per_user],
                      name=f"ostrich-k{users}-s{seed}", meta=meta)
 

@@ -45,6 +45,24 @@ def test_ostrich_workload_profiles():
     assert max(short) <= 3600 and min(long_) >= 3600
 
 
+def test_ostrich_profiles_follow_the_users_kept():
+    """A user who drew no campaign is left out; the recorded profiles (what
+    OStrich Fig. 2b groups by) follow the users kept: here user 2 of 6 is
+    dropped, so the instance's third user is long, not short."""
+    from schedbench.heuristics.fcfs import fcfs
+    from schedbench.metrics.campaign import campaign_stretches, max_stretch_by_profile
+
+    inst = ostrich_paper(6, 0, n_jobs=150, machines=4)
+    assert inst.n_users == 4 and inst.meta["profiles"] == ["short", "short", "long", "long"]
+    for profile, user in zip(inst.meta["profiles"], inst.users):
+        jobs = [p for c in user.campaigns for p in c.jobs]
+        assert (max(jobs) <= 3600) if profile == "short" else (min(jobs) >= 3600)
+    schedule = fcfs(inst)
+    worst = [max(row) for row in campaign_stretches(inst, schedule)]
+    assert max_stretch_by_profile(inst, schedule) == {"short": (worst[0] + worst[1]) / 2,
+                                                      "long": (worst[2] + worst[3]) / 2}
+
+
 @pytest.mark.skipif(not (TRACES / "NASA-iPSC-1993-3.1-cln.swf.gz").exists(), reason="traces not beside the checkout")
 def test_swf_campaigns_are_valid_instances():
     inst = campaigns_from_swf(TRACES / "NASA-iPSC-1993-3.1-cln.swf.gz", gap=1200, max_jobs=300)

@@ -108,16 +108,15 @@ def user_stretch_upper_bound(instance, schedule: Schedule) -> Fraction:
 
 def max_stretch_by_profile(instance, schedule: Schedule) -> dict[str, Fraction] | None:
     """OStrich Fig. 2b: per user profile, the mean over its users of each
-    one's largest campaign stretch. The profiles are the generator's: its
-    first ``meta["short_users"]`` users are short, the others long (None for
-    an instance that does not record them)."""
-    short = instance.meta.get("short_users")
-    if not isinstance(short, int):
+    one's largest campaign stretch. The profiles are the generator's record,
+    one per user of the instance (``meta["profiles"]``); None for an
+    instance that does not record them."""
+    recorded = instance.meta.get("profiles")
+    if not isinstance(recorded, list) or len(recorded) != instance.n_users:
         return None
     profiles: dict[str, list[Fraction]] = {}
-    for u, row in enumerate(campaign_stretches(instance, schedule)):
-        if row:
-            profiles.setdefault("short" if u < short else "long", []).append(max(row))
+    for profile, row in zip(recorded, campaign_stretches(instance, schedule)):
+        profiles.setdefault(str(profile), []).append(max(row))
     return {name: sum(values, Fraction(0)) / len(values) for name, values in profiles.items()}
 
 
