@@ -297,36 +297,38 @@ HEURISTICS: dict[str, Callable] = {policy: partial(simulate, policy=policy) for 
 OPTIONS = ("seed", "estimate", "ccr", "network_exponent")
 
 
-def options(instance: WorkflowInstance, raw: dict,
-            field: Callable[[str], str] = lambda name: f"options.{name}") -> dict:
+def _field(name: str) -> str:
+    return f"options.{name}"
+
+
+def options(instance: WorkflowInstance, raw: dict) -> dict:
     """Simulation options as written in TOML or on the command line, as
     keyword arguments of ``simulate``: ``seed`` (an integer, default 0),
     ``estimate`` ("normal:N", a normal error of N percent, or "log:M",
     rounding up to powers of M; §2.2), ``ccr`` (a network with this CCR in
     (0, 1], e.g. 0.2 or "1/5"; §2.4) and ``network_exponent`` (p of Eq. 3,
-    with ccr; default -1). ``field`` names an option in error messages (the
-    command line: its flag)."""
+    with ccr; default -1)."""
     for name in raw:
         if name not in OPTIONS:
-            raise UserInputError(field(name), f"unknown workflow heuristic option (known: {', '.join(OPTIONS)})")
-    seed = integer(raw.get("seed", 0), field("seed"))
+            raise UserInputError(_field(name), f"unknown workflow heuristic option (known: {', '.join(OPTIONS)})")
+    seed = integer(raw.get("seed", 0), _field("seed"))
     out: dict = {"seed": seed}
     ccr, exponent, estimate = raw.get("ccr"), raw.get("network_exponent"), raw.get("estimate")
     if exponent is not None and ccr is None:
-        raise UserInputError(field("network_exponent"), f"sets the network's speed, so it needs {field('ccr')}")
+        raise UserInputError(_field("network_exponent"), f"sets the network's speed, so it needs {_field('ccr')}")
     if ccr is not None:
-        ratio = exact(ccr, field("ccr"))
+        ratio = exact(ccr, _field("ccr"))
         try:
             out["network"] = Network(ratio)
         except ValueError as exc:
-            raise UserInputError(field("ccr"), str(exc)) from None
+            raise UserInputError(_field("ccr"), str(exc)) from None
         if exponent is not None:
             try:
-                out["network"] = Network(ratio, integer(exponent, field("network_exponent")))
+                out["network"] = Network(ratio, integer(exponent, _field("network_exponent")))
             except ValueError as exc:
-                raise UserInputError(field("network_exponent"), str(exc)) from None
+                raise UserInputError(_field("network_exponent"), str(exc)) from None
     if estimate is not None:
-        out["estimates"] = _estimates(instance, estimate, seed, field("estimate"))
+        out["estimates"] = _estimates(instance, estimate, seed, _field("estimate"))
     return out
 
 

@@ -95,13 +95,13 @@ def _value(text: str):
         return text
 
 
-def _key_values(pairs: tuple[str, ...], flag: str = "--option") -> dict:
+def _key_values(pairs: tuple[str, ...]) -> dict:
     """``KEY=VALUE`` pairs (``-o``) as a dict of values."""
     out = {}
     for pair in pairs:
         key, equals, text = pair.partition("=")
         if not equals or not key:
-            raise UserInputError(flag, f"must be KEY=VALUE, got {pair!r}")
+            raise UserInputError("--option", f"must be KEY=VALUE, got {pair!r}")
         out[key.strip().replace("-", "_")] = _value(text.strip())
     return out
 
@@ -135,13 +135,10 @@ def solve(file, objective, solver, time_limit, options, as_json) -> None:
 
     instance = load_instance(file)
     known = solve_options(instance.family)
-    raw = _key_values(options)
-    for name in raw:
-        if name not in known:
-            raise UserInputError(f"options.{name}", f"{instance.family} solve takes "
-                                                    f"{', '.join(known) or 'no options'}, not {name!r}")
+    # typed here from the solver's signature; an unknown name is refused by solve itself
     result = run_solve(instance, objective, solver, time_limit,
-                       **{name: convert(value, known[name], f"options.{name}") for name, value in raw.items()})
+                       **{name: convert(value, known[name], f"options.{name}") if name in known else value
+                          for name, value in _key_values(options).items()})
     objective = objective or _default_objective(instance)
     if result.schedule is not None:
         violations = families.violations(instance, result.schedule, objective)

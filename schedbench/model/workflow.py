@@ -24,7 +24,6 @@ A schedule made by a simulation with network delays carries them
 check the delays it promised.
 """
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property

@@ -34,6 +34,3 @@ def validate(instance, schedule: Schedule, objective: str | None = None, referen
         return mosp.check(instance, schedule, references, constrained=objective != "unconstrained-makespan")
     return checkers[instance.family](instance, schedule)
 
-
-def is_valid(instance, schedule: Schedule) -> bool:
-    return not validate(instance, schedule)
