@@ -50,7 +50,7 @@ def lower_bound(instance, name: str) -> Fraction:
 
 def max_critical_path_ratio(instance) -> Fraction:
     """T_inf^max / D, the x axis of Figs. 14 and 18-21 ("MaxCPL")."""
-    return Fraction(max((job.critical_path for job in instance.jobs), default=0), instance.deadline or 1)
+    return Fraction(instance.max_critical_path, instance.deadline or 1)
 
 
 METRICS = {"completed-jobs": lambda instance, schedule: len(completed_jobs(instance, schedule)), "reward": reward,

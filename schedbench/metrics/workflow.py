@@ -146,8 +146,9 @@ def slr_by_cp_decade(instance: WorkflowInstance, schedule: Schedule) -> dict[str
     """Mean SLR of the jobs per decade of critical path ("0": CP in [1, 10),
     "1": [10, 100), ...): the shape the §3 classes describe."""
     decades: dict[int, list[Fraction]] = {}
-    for job, ratio in zip(instance.jobs, slrs(instance, schedule)):
-        decades.setdefault(len(str(critical_path(job))) - 1, []).append(ratio)
+    lengths = [critical_path(job) for job in instance.jobs]
+    for length, response in zip(lengths, response_times(instance, schedule)):
+        decades.setdefault(len(str(length)) - 1, []).append(Fraction(response, length))
     return {str(d): sum(v, Fraction(0)) / len(v) for d, v in sorted(decades.items())}
 
 
