@@ -207,13 +207,18 @@ def pcmax_optima(problems: list[tuple[tuple[int, ...], int]], solver: str, time_
             known = start.answer() if start.method == "bounds" else None
         out.append(known)
     hard = [i for i, found in enumerate(out) if found is None]
+    given = dict.fromkeys(hard, 0.0)
     while hard:
+        asked = []
         for done, i in enumerate(hard):
             share = max(deadline - time.monotonic(), 0.01) / (len(hard) - done)
-            out[i] = pcmax_optimum(*problems[i], solver, share)
+            if share > given[i]:  # asking again with no more time than before cannot do better
+                given[i] = share
+                out[i] = pcmax_optimum(*problems[i], solver, share)
+                asked.append(i)
         # what the easier ones left goes to another round for those still open
         hard = [i for i in hard if not out[i].optimal]
-        if deadline - time.monotonic() < MIN_ROUND * len(hard):
+        if not asked or deadline - time.monotonic() < MIN_ROUND * len(hard):
             break
     return out
 
