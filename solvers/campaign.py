@@ -23,6 +23,7 @@ from schedbench.metrics.campaign import objective_value
 from schedbench.metrics.pcmax import fractional_lower_bound
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
 from schedbench.schedule import Schedule
+from schedbench.solvers import backend
 from schedbench.solvers.campaign_spec import CampaignSpec, ordered_twins
 from schedbench.solvers.certificate import FORMULA, SEARCH_SHARE, confirm, nested_unconfirmed, other_methods
 from schedbench.solvers.machines import assign_machines
@@ -35,16 +36,6 @@ BACKENDS = ("cpsat", "milp")
 #: 10 s (bench/solver_coverage.py) and its median time is lower
 #: (bench/optimality_stress.py).
 DEFAULT_SOLVER = "cpsat"
-
-
-def _model(solver: str):
-    if solver == "cpsat":
-        from schedbench.solvers.cpsat import campaign
-    elif solver == "milp":
-        from schedbench.solvers.milp import campaign
-    else:
-        raise UserInputError("--solver", f"unknown solver {solver!r} (known: cpsat, milp)")
-    return campaign
 
 
 def campaign_optima(instance, solver: str, time_limit: float):
@@ -106,7 +97,7 @@ def _schedule_from_starts(instance, starts) -> Schedule:
 def solve(instance, objective: str, solver: str, time_limit: float, formulation: str = "default") -> Result:
     began = time.monotonic()
     deadline = began + time_limit
-    model = _model(solver)
+    model = backend(solver, "campaign")
     if formulation != "default" and formulation not in model.FORMULATIONS:
         raise UserInputError("options.formulation", f"{solver} knows {', '.join(model.FORMULATIONS)}, "
                                                     f"not {formulation!r}")
@@ -178,7 +169,7 @@ def _sum_user_flow(instance, lower_delta, incumbent, incumbent_value, value_of, 
     interchangeable jobs in the models' order); the optimum it claims (or
     its bound) is confirmed by the other backend asked for anything better."""
     deadline = began + time_limit
-    model = _model(solver)
+    model = backend(solver, "campaign")
     spec = CampaignSpec(instance, lower_delta, objective="sum-user-flow", hint=ordered_twins(instance, incumbent.start),
                         cutoff=int(incumbent_value), formulation=formulation)
     certified = Fraction(spec.sum_flow_lower_bound())
