@@ -108,27 +108,22 @@ class CampaignSpec:
 
     def equal_length_pairs(self):
         """Consecutive jobs of one campaign with equal length: interchangeable,
-        so their starts can be ordered (symmetry breaking)."""
-        inst = self.instance
-        for u, user in enumerate(inst.users):
-            for i, camp in enumerate(user.campaigns):
-                base = inst.offsets[u][i]
-                by_length: dict[int, int] = {}
-                for j, p in enumerate(camp.jobs):
-                    if p in by_length:
-                        yield by_length[p], base + j
-                    by_length[p] = base + j
+        so their starts can be ordered (symmetry breaking); in job order."""
+        for groups in equal_length_groups(self.instance):
+            yield from sorted((pair for group in groups for pair in zip(group, group[1:])), key=lambda p: p[1])
 
 
-
-def ordered_twins(instance, starts) -> tuple[int, ...]:
-    """``starts`` as a hint of the models: each campaign's equal-length jobs
-    started in index order (``equal_length_pairs``)."""
-    groups = []
+def equal_length_groups(instance):
+    """Per campaign, its jobs (flat indexes, increasing) grouped by length."""
     for u, user in enumerate(instance.users):
         for i, camp in enumerate(user.campaigns):
             by_length: dict[int, list[int]] = {}
             for j, p in enumerate(camp.jobs):
                 by_length.setdefault(p, []).append(instance.offsets[u][i] + j)
-            groups += by_length.values()
-    return tuple(ordered_within(starts, groups))
+            yield list(by_length.values())
+
+
+def ordered_twins(instance, starts) -> tuple[int, ...]:
+    """``starts`` as a hint of the models: each campaign's equal-length jobs
+    started in index order (``equal_length_pairs``)."""
+    return tuple(ordered_within(starts, [group for groups in equal_length_groups(instance) for group in groups]))
