@@ -28,7 +28,7 @@ from math import floor
 from schedbench.errors import UserInputError
 from schedbench.heuristics.knapsack import dp_by_profits, dp_by_profits_many, ortools_knapsack
 from schedbench.instances.parameters import exact, integer
-from schedbench.metrics.dssp import candidates, theorem1_parameter, tuned_parameter
+from schedbench.metrics.dssp import TUNED_WEIGHT, candidates, theorem1_parameter, tuned_parameter
 from schedbench.schedule import Schedule
 
 SELECTORS: dict[str, Callable] = {"dp": dp_by_profits, "ortools": ortools_knapsack}
@@ -124,12 +124,12 @@ def dispatch(instance, jobs: Iterable[int], policy: str, seed: int = 0) -> Sched
 
 
 def two_phase(instance, policy: str = "lcpf", r: Fraction | None = None, selector: str = "dp",
-              seed: int = 0, weight: Fraction | None = None) -> Schedule:
+              seed: int = 0, weight: Fraction = TUNED_WEIGHT) -> Schedule:
     """Select with parameter ``r``, or with §4.4's r = 1 - λ (1 - 1/P)
     T_inf^max / D for λ = ``weight`` (default: the paper's tuned λ = 0.2),
     then dispatch."""
     if r is None:
-        r = tuned_parameter(instance) if weight is None else tuned_parameter(instance, weight)
+        r = tuned_parameter(instance, weight)
     return dispatch(instance, select(instance, r, selector), policy, seed)
 
 

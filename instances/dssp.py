@@ -20,6 +20,7 @@ parameters, seed) triple always gives byte-identical JSON.
 
 import heapq
 import random
+from dataclasses import replace
 from fractions import Fraction
 from typing import Literal, get_args
 
@@ -340,10 +341,9 @@ def max_critical_path_workload(seed: int, max_cpl: Fraction, reward: Reward = "s
     base = standard_workload(seed, reward=reward)
     inst = transform_t2(base, max(1, int(max_cpl * base.deadline)))
     meta = {**inst.meta, "generator": "dssp-maxcpl", "seed": seed, "max_cpl": _number(max_cpl)}
-    return DsspInstance(inst.processors, inst.deadline, inst.jobs, f"dssp-maxcpl-{max_cpl}-s{seed}".replace("/", "_"),
-                        meta)
+    return replace(inst, name=f"dssp-maxcpl-{max_cpl}-s{seed}".replace("/", "_"), meta=meta)
 
 
 GENERATORS = {"dssp-standard": generator(standard_workload), "dssp-t1": generator(fixed_stages),
-              "dssp-t2": generator(_t2), "dssp-maxcpl": generator(max_critical_path_workload), "dssp-small": generator(small_workload),
-              "dssp-scaled": generator(scaled_workload)}
+              "dssp-t2": generator(_t2), "dssp-maxcpl": generator(max_critical_path_workload),
+              "dssp-small": generator(small_workload), "dssp-scaled": generator(scaled_workload)}

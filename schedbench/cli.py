@@ -163,7 +163,7 @@ def heuristic(name, file, options, time_limit, as_json) -> None:
     """Run heuristic NAME on FILE and print the schedule with its exact metrics.
 
     Options (-o KEY=VALUE) are the ones experiment files take: campaign
-    inner=lpt|spt|list|mlpt; dssp r=0.86, seed=N (RANDOM); workflow seed=N,
+    inner=lpt|spt|list|mlpt; dssp r=0.86 or lambda=1/5, seed=N (RANDOM); workflow seed=N,
     estimate=normal:N|log:M, ccr=0.2, network_exponent=P. A metric that
     needs an optimum not proven within --time-limit is null, with the
     reason. A MOSP heuristic keeps the local constraints of its own local

@@ -16,9 +16,10 @@ in by adding one module per folder, never by editing a shared file:
 - ``schedbench.solvers.<family>``: ``BACKENDS``, ``DEFAULT_SOLVER`` and
   ``solve(instance, objective, solver, time_limit, **options)``;
 - ``schedbench.metrics.<family>``: ``objective(instance, schedule, name,
-  time_limit)``, ``lower_bound(instance, name)``, ``METRICS``,
-  ``gantt_bars(instance, schedule)`` and, with heuristics,
-  ``summary(instance, schedule, heuristic, time_limit)``;
+  references)``, ``lower_bound(instance, name)``, ``METRICS`` (each a
+  function of instance and schedule, and of ``references`` when it measures
+  against exact optima), ``gantt_bars(instance, schedule)`` and, with
+  heuristics, ``summary(instance, schedule, heuristic, references)``;
 - ``schedbench.claims.<family>_run`` (optional): the claims ledger.
 
 ``tests/test_families.py`` checks every family against this contract.

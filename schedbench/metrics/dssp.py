@@ -31,7 +31,11 @@ def theorem1_parameter(instance) -> Fraction:
     return 1 - (1 - Fraction(1, instance.processors)) * Fraction(longest, deadline)
 
 
-def tuned_parameter(instance, weight: Fraction = Fraction(1, 5)) -> Fraction:
+#: §4.4's λ, the paper's tuned choice for LCPF.
+TUNED_WEIGHT = Fraction(1, 5)
+
+
+def tuned_parameter(instance, weight: Fraction = TUNED_WEIGHT) -> Fraction:
     """§4.4: r = 1 - λ (1 - 1/P) T_inf^max / D with λ = 0.2, the paper's tuned choice for LCPF."""
     return 1 - weight * (1 - theorem1_parameter(instance))
 
