@@ -98,3 +98,31 @@ def test_too_large_is_refused_with_the_largest_value_accepted(tmp_path, family, 
         assert out.returncode == 2 and out.stdout == ""
         assert out.stderr.count("\n") == 1 and f"{field}:" in out.stderr and "largest" in out.stderr, out.stderr
         assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("args, field", [
+    (["generate", "dssp-maxcpl", "--max-cpl", "2"], "--max-cpl"),
+    (["generate", "dssp-maxcpl", "--max-cpl", "abc"], "--max-cpl"),
+    (["generate", "workflow-small", "--colocate", "3"], "--colocate"),
+])
+def test_new_generator_parameters_are_one_clear_error(args, field):
+    out = run_cli(*args)
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and f": {field}: " in out.stderr, out.stderr
+
+
+@pytest.mark.parametrize("value", ["no", None, 1])
+def test_colocate_must_be_a_boolean(tmp_path, value):
+    document = {**EXAMPLES["workflow"], "colocate": value}
+    out = run_cli("solve", write_json(tmp_path, "w.json", document), "--time-limit", "1")
+    assert out.returncode == 2 and "colocate: must be true or false" in out.stderr, out.stderr
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("options, message", [
+    (["-o", "lambda=2"], "options.lambda: must be in [0, 1]"),
+    (["-o", "lambda=abc"], "options.lambda:"),
+    (["-o", "lambda=1/5", "-o", "r=0.9"], "options.lambda: give r or lambda, not both"),
+])
+def test_dssp_lambda_is_checked(tmp_path, options, message):
+    out = run_cli("heuristic", "lcpf", write_json(tmp_path, "d.json", EXAMPLES["dssp"]), *options)
+    assert out.returncode == 2 and message in out.stderr and out.stderr.count("\n") == 1, out.stderr

@@ -140,3 +140,23 @@ def test_scaled_workload():
     assert all(job.work <= inst.processors * inst.deadline for job in inst.jobs)
     assert sum(job.work for job in inst.jobs) > 2 * 2 * 94
     assert scaled_workload(0, 1).jobs == standard_workload(0).jobs
+
+
+def test_maxcpl_workloads_and_lambda_give_valid_schedules():
+    """Figs. 18-21: T2 from the standard workload down to max_cpl x D, and
+    LCPF with r = 1 - λ (1 - 1/P) T_inf^max / D: λ = 0 is r = 1, λ = 1 is
+    Theorem 1's r_0; every schedule passes the validator."""
+    from fractions import Fraction
+
+    from schedbench.heuristics.dssp import HEURISTICS, two_phase
+    from schedbench.instances.dssp import max_critical_path_workload
+    from schedbench.metrics.dssp import max_critical_path_ratio, reward, theorem1_parameter
+    from schedbench.validator import validate
+
+    inst = max_critical_path_workload(1, Fraction(1, 2))
+    assert inst.max_critical_path <= inst.deadline // 2 and max_critical_path_ratio(inst) <= Fraction(1, 2)
+    assert sum(job.work for job in inst.jobs) == sum(job.work for job in standard_workload(1).jobs)
+    for weight, r in ((Fraction(0), Fraction(1)), (Fraction(1), theorem1_parameter(inst))):
+        schedule = HEURISTICS["lcpf"](inst, weight=weight)
+        assert validate(inst, schedule) == []
+        assert reward(inst, schedule) == reward(inst, two_phase(inst, "lcpf", r=r))
