@@ -1,7 +1,7 @@
 """Exact ratios and their statistics from the rows of a results store.
 
 Each heuristic row is joined to the solver rows of its instance and
-objective (README, "Experiments"): optimum = the value of an optimal solver
+objective (docs/experiments.md): optimum = the value of an optimal solver
 row, best bound = the tightest of the solver bounds and the heuristic's own
 cheap bound. Ratios, means and percentiles are exact Fractions; only the
 confidence interval's half-width is a float (a square root and a Student t

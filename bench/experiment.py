@@ -4,7 +4,7 @@ A cell is one (instance, objective, algorithm) triple, a pure function of
 its key, so it can be cached, resumed, run on any machine and merged later
 (benchopt's design). The cells of one instance travel together as a
 ``Task``: the worker builds the instance once and runs them all.
-The file format is in the README ("Experiments").
+The file format is in docs/experiments.md.
 """
 
 import functools

@@ -1,5 +1,5 @@
 """Figures from a results store, following an experiment's ``[[figure]]``
-tables (README, "Experiments"), and Gantt charts of single schedules.
+tables (docs/experiments.md), and Gantt charts of single schedules.
 
 Each figure is written as NAME.png, NAME.pdf and NAME.csv: the numbers
 drawn, so that every statistic a figure shows can be read and cited. Line

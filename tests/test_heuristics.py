@@ -46,7 +46,7 @@ def test_faircamp_paper_deadline_example():
 
     The paper prints deadlines 10, 16 and 6, 12, 22, but its own rule
     d_i = k Δ_i + d_{i-1} gives 2*10 + 12 = 32 for the last one: 22 is an
-    arithmetic slip in the paper (README, "Findings")."""
+    arithmetic slip in the paper (docs/claims.md, "Findings")."""
     inst = CampaignInstance(1, (User((Campaign((5,)), Campaign((3,)))),
                                 User((Campaign((3,)), Campaign((3,)), Campaign((10,))))))
     for run in (faircamp_run, faircamp_nondelay_run):
