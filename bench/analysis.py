@@ -351,7 +351,7 @@ def claims_ledger(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     instances; the latest on a tie): two runs of one ledger try the same
     paper constructions, so their counts are not added. Per claim: tried,
     skipped, violations, the worst (largest) ratio, the shrunk
-    counterexamples by name."""
+    counterexamples by name; the papers' claims first, then the project's checks."""
     largest: dict[str, tuple[tuple, dict[str, Any]]] = {}
     for row in rows:
         if row["kind"] != "claims" or row["status"] != "done":
@@ -366,7 +366,8 @@ def claims_ledger(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         for claim in json.loads(row["metrics"])["claims"]:
             ratios = [Fraction(r) for r in claim["ratios"]]
             ledger.append({"key": claim["key"], "family": family, "statement": claim["statement"],
+                           "source": claim.get("source"),   # None: a store written before claims had sources
                            "tried": claim["tried"], "skipped": claim["skipped"], "violations": claim["violations"],
                            "worst": max(ratios, default=None),
                            "counterexamples": {c["name"]: c["instance"] for c in claim["counterexamples"]}})
-    return sorted(ledger, key=lambda c: c["key"])
+    return sorted(ledger, key=lambda c: (c["source"] != "paper", c["key"]))

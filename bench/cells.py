@@ -112,7 +112,8 @@ def _claims_row(experiment: str, cell: Cell) -> dict[str, Any]:
 
 
 def _tally_json(tally) -> dict[str, Any]:
-    return {"key": tally.claim.key, "statement": tally.claim.statement, "tried": tally.tried,
+    return {"key": tally.claim.key, "statement": tally.claim.statement, "source": tally.claim.source,
+            "tried": tally.tried,
             "skipped": tally.skipped, "violations": tally.violations, "ratios": [str(r) for r in tally.ratios],
             "counterexamples": [{"name": Path(p).stem, "instance": json.loads(Path(p).read_text())}
                                 for p in tally.counterexamples]}

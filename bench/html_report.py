@@ -109,15 +109,25 @@ def _results(view: analysis.StoreView, experiment: str | None, out: Path) -> str
     parts = ["<h2>Ratios</h2>", tables.html_tables(ratio) or "<p>No heuristic cells.</p>", "<h2>Bounds</h2>",
              tables.html_tables([tables.bound_table(instances)]) if instances else "<p>No cells with an objective.</p>"]
     specs = plots.figure_specs(view.runs, experiment)
+    drawn_all = plots.draw_all(specs, joined, out, view.runs, view.members)
     if specs:
-        parts.append("<h2>Figures</h2>")
-    for spec, drawn in plots.draw_all(specs, joined, out, view.runs, view.members):
+        parts += ["<h2>Figures</h2>", _statements(drawn_all)]
+    for spec, drawn in drawn_all:
         data = base64.b64encode(drawn.png.read_bytes()).decode("ascii")
         caption = escape(spec.get("title", spec["name"]))
         links = ", ".join(f"<a href=\"{escape(p.name)}\">{escape(p.name)}</a>" for p in drawn.paths)
         parts.append(f"<figure><img src=\"data:image/png;base64,{data}\" alt=\"{caption}\">"
                      f"<figcaption>{caption} ({links})</figcaption></figure>" + _figure_numbers(drawn))
     return "".join(parts)
+
+
+def _statements(drawn_all: list[tuple[dict, plots.Drawn]]) -> str:
+    """The papers' statements about the figures, each with its verdict on the numbers drawn."""
+    rows = [[f"<code>{escape(r['claim'])}</code>", escape(drawn.csv.stem), escape(r["text"]),
+             (f"<span class=\"error\">{r['verdict']}</span>" if r["verdict"] == "violated" else escape(r["verdict"])),
+             escape(r["detail"])] for _, drawn in drawn_all for r in drawn.statements]
+    return _table(["claim", "figure", "the paper says", "verdict", "numbers read"], rows,
+                  "The papers' statements about these figures, checked on the numbers drawn") if rows else ""
 
 
 def _figure_numbers(drawn: plots.Drawn) -> str:
@@ -130,7 +140,9 @@ def _figure_numbers(drawn: plots.Drawn) -> str:
                    [[escape(r["x"]), escape(r["a"]), escape(r["b"]), str(r["pairs"]), _shown(r["mean_difference"]),
                      _shown(r["t"]), _shown(r["p"])] for r in drawn.tests],
                    "Paired t-tests") if drawn.tests else ""
-    return f"<details><summary>numbers drawn</summary>{tests}{shown}</details>"
+    verdicts = "".join(f"<p class=\"note\">{escape(r['claim'])}: <b>{escape(r['verdict'])}</b> ({escape(r['detail'])})"
+                       f"</p>" for r in drawn.statements)
+    return f"{verdicts}<details><summary>numbers drawn</summary>{tests}{shown}</details>"
 
 
 def _shown(value: float | None) -> str:
@@ -158,13 +170,17 @@ def _claims(rows: list[dict[str, Any]], out: Path) -> str:
     failed = [r for r in rows if r["kind"] == "claims" and r["status"] != "done"]
     if not ledger and not failed:
         return ""
-    table = [[escape(c["family"]), f"<code>{escape(c['key'])}</code>", escape(c["statement"]), str(c["tried"]),
+    table = [[escape(c["family"]), f"<code>{escape(c['key'])}</code>", escape(c["source"] or "-"),
+              escape(c["statement"]), str(c["tried"]),
               str(c["skipped"]), (f"<span class=\"error\">{c['violations']}</span>" if c["violations"] else "0"),
               "-" if c["worst"] is None else f"{float(c['worst']):.4f} ({escape(str(c['worst']))})",
               ", ".join(_download(name, instance, out) for name, instance in sorted(c["counterexamples"].items()))
               or "-"] for c in ledger]
     parts = ["<h2>Claims ledger</h2>",
-             _table(["family", "claim", "statement", "tried", "skipped", "violations", "worst ratio",
+             "<p class=\"note\">whose: <b>paper</b>, a statement the paper makes (a violation refutes it); "
+             "<b>project</b>, a check this project adds (a paper's statement outside its setting, a variant, "
+             "a sanity check).</p>",
+             _table(["family", "claim", "whose", "statement", "tried", "skipped", "violations", "worst ratio",
                      "counterexamples"], table)]
     parts += [f"<p class=\"error\">claims ledger {escape(str(r['family']))} ended {escape(str(r['status']))}: "
               f"{escape(str(r['error']))}</p>" for r in failed]

@@ -11,7 +11,8 @@ job) contributes each element as a sample: its distribution; a metric that
 is a table ``{key: value}`` is drawn against its keys with ``x = "key"``.
 ``compare = [A, B]`` adds, at each x, a paired t-test of series A against
 series B over the instances both ran (the P-SLR paper's test of P-SLR
-against SRTF). Drawing uses matplotlib's object interface (``Figure``,
+against SRTF). ``statements`` are the paper's readings of the figure,
+checked on these numbers (``bench.statements``). Drawing uses matplotlib's object interface (``Figure``,
 rendered by Agg), never pyplot's global state.
 """
 
@@ -24,11 +25,12 @@ from typing import Any
 
 from schedbench.bench.analysis import (check_field, experiment_cells, field, half_width, mean, median_interval,
                                        paired_t, percentile, ratio_rows, sort_key)
+from schedbench.bench.statements import check_statements, verdicts
 from schedbench.errors import UserInputError
 
 KINDS = ("line", "hist", "bar", "box")
 FIGURE_KEYS = {"name", "title", "kind", "where", "x", "y", "series", "xlabel", "ylabel", "bins", "stat", "yscale",
-               "xscale", "compare"}
+               "xscale", "compare", "statements"}
 #: ``x = "key"``: the keys of a table-valued metric.
 KEY = "key"
 STATS = ("mean", "median")
@@ -72,6 +74,7 @@ def check_figure(spec: Any, where: str) -> None:
     bins = spec.get("bins", 20)
     if isinstance(bins, bool) or not isinstance(bins, int) or bins < 1:
         raise UserInputError(f"{where}.bins", f"must be an integer >= 1, got {bins!r}")
+    check_statements(spec, where)
 
 
 def figure_specs(runs: list[dict[str, Any]], experiment: str | None = None) -> list[tuple[str, dict]]:
@@ -166,11 +169,13 @@ def statistics(spec: dict, points: dict) -> list[dict[str, Any]]:
             values = [y for y in by_x[x] if y is not None]
             row = {"series": _label(series), "x": _label(x), "n": len(values), "missing": len(by_x[x]) - len(values),
                    "stat": stat, "centre": None, "low": None, "high": None, "min": None, "max": None,
+                   "exact": None,           # the exact centre, which statements read
                    "of": series, "at": x}   # the raw series and x, for drawing
             if values:
                 centre, down, up = _centre(values, stat)
                 row.update(centre=centre, low=centre - down, high=centre + up, min=float(min(values)),
-                           max=float(max(values)))
+                           max=float(max(values)),
+                           exact=percentile(values, Fraction(1, 2)) if stat == "median" else mean(values))
             out.append(row)
     return out
 
@@ -226,6 +231,7 @@ class Drawn:
     csv: Path
     shown: list[dict[str, Any]]
     tests: list[dict[str, Any]]
+    statements: list[dict[str, Any]]   # the paper's readings of the figure, with verdicts
 
     @property
     def paths(self) -> tuple[Path, Path, Path]:
@@ -264,12 +270,14 @@ def draw(spec: dict, rows: list[dict[str, Any]], out_dir: Path, stem: str | None
     for path in paths:
         figure.savefig(path, dpi=120)
     table = out_dir / f"{stem or spec['name']}.csv"
-    _write_numbers(table, shown, tests)
-    return Drawn(paths[0], paths[1], table, shown, tests)
+    statements = verdicts(spec, shown, tests)
+    _write_numbers(table, shown, tests, statements)
+    return Drawn(paths[0], paths[1], table, shown, tests, statements)
 
 
-def _write_numbers(path: Path, shown: list[dict[str, Any]], tests: list[dict[str, Any]]) -> None:
-    """The figure's statistics, then its paired tests, as one CSV."""
+def _write_numbers(path: Path, shown: list[dict[str, Any]], tests: list[dict[str, Any]],
+                   statements: list[dict[str, Any]]) -> None:
+    """The figure's statistics, then its paired tests and the verdicts of its statements, as one CSV."""
     import csv
 
     with path.open("w", newline="") as handle:
@@ -281,6 +289,10 @@ def _write_numbers(path: Path, shown: list[dict[str, Any]], tests: list[dict[str
             writer.writerow([])
             writer.writerow(["x", "a", "b", "pairs", "mean_difference", "t", "p"])
             writer.writerows([r[k] for k in ("x", "a", "b", "pairs", "mean_difference", "t", "p")] for r in tests)
+        if statements:
+            writer.writerow([])
+            writer.writerow(["claim", "test", "verdict", "detail", "text"])
+            writer.writerows([r[k] for k in ("claim", "test", "verdict", "detail", "text")] for r in statements)
 
 
 def _line(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:

@@ -15,6 +15,10 @@ The real schedule is the non-delay priority list scheduler: a free machine
 takes the next job (inner order, LPT by default) of the campaign with the
 smallest tag among those already started in V, so no campaign starts before
 its virtual start (``s_i >= s~_i``, and starts are integers).
+
+V uses every machine while some campaign is active in it and none while
+none is: ``busy_periods`` records those real-time intervals, which the
+claims ledger needs for Lemma 1 (R's idle area against V's).
 """
 
 from fractions import Fraction
@@ -37,6 +41,7 @@ class VirtualFairShare:
         self.waiting: dict[int, int] = {}                   # user -> campaign waiting for C~_{i-1}
         self.released: list[tuple[Fraction, int, int]] = []
         self._next = inf              # cached real time of the next virtual completion
+        self.busy_periods: list[list] = []  # [start, end] real times with a campaign active in V (end inf: open)
 
     def next_event(self):
         """Real time of the next virtual completion (changes only when the active set does)."""
@@ -53,6 +58,8 @@ class VirtualFairShare:
 
     def _start(self, u: int, i: int) -> None:
         tag = self.clock + Fraction(self.instance.users[u].campaigns[i].work, self.instance.machines)
+        if not self.active:
+            self.busy_periods.append([self.time, inf])
         heappush(self.active, (tag, u, i))
         self.busy[u] = True
         self.released.append((tag, u, i))
@@ -64,6 +71,8 @@ class VirtualFairShare:
         tag, u, _ = heappop(self.active)
         self.clock, self.time = tag, self._next
         self.busy[u] = False
+        if not self.active:
+            self.busy_periods[-1][1] = self.time
         self._reschedule()
         if u in self.waiting:
             self._start(u, self.waiting.pop(u))
@@ -79,4 +88,10 @@ class VirtualFairShare:
 def ostrich(instance, inner: str = "lpt") -> Schedule:
     """Event-driven OStrich; ``inner`` orders the jobs inside a campaign
     (``lpt``, ``spt`` or ``list``)."""
-    return run_priority_list(instance, VirtualFairShare(instance), inner)
+    return ostrich_with_virtual(instance, inner)[0]
+
+
+def ostrich_with_virtual(instance, inner: str = "lpt") -> tuple[Schedule, VirtualFairShare]:
+    """OStrich's real schedule R and its virtual schedule V as it stood when R's last job started."""
+    virtual = VirtualFairShare(instance)
+    return run_priority_list(instance, virtual, inner), virtual

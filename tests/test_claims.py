@@ -86,3 +86,28 @@ def test_bounds_run_saves_reproducing_counterexamples(tmp_path):
         inst = load_instance(path)
         assert BY_KEY["faircamp.thm1"].applies(inst)
         assert not BY_KEY["faircamp.thm1"].check(CampaignCase(inst)).holds
+
+
+def test_ostrich_lemma_1_measures_idle_areas_exactly():
+    """m = 2, user A's one job of 4 at 0, user B's at 2: from R's first start
+    (0) to its last (2) R idles one machine for 2 units while V, running A
+    alone at full rate until 2, never idles."""
+    from schedbench.claims.campaign import ostrich_lemma1
+
+    inst = CampaignInstance(2, (User((Campaign((4,)),)), User((Campaign((4,)),), release=2)))
+    check = ostrich_lemma1(CampaignCase(inst))
+    assert check.holds and check.ratio == Fraction(1, 4)
+    assert check.numbers == {"idle R": 2, "idle V": 0, "m p_max": 8}
+
+
+def test_the_ledger_separates_the_papers_claims_from_the_projects_checks():
+    from schedbench.claims import PAPER, PROJECT, Tally, table
+    from schedbench.claims.workflow import CLAIMS as WORKFLOW
+
+    sources = {c.key: c.source for c in CLAIMS + WORKFLOW}
+    assert sources["faircamp.thm1"] == PAPER and sources["faircamp.thm1.ext"] == PROJECT
+    assert sources["workflow.pslr.transient"] == PROJECT and sources["workflow.pslr.starvation"] == PAPER
+    text = table(Tally(c) for c in CLAIMS)
+    papers, project = text.split("This project's checks")
+    assert "| faircamp.thm1 |" in papers and "| faircamp.thm1.ext |" not in papers
+    assert "| faircamp.thm1.ext |" in project and "| ostrich.lemma1 |" in papers

@@ -6,6 +6,12 @@ numbers. ``ratio`` is observed / claimed bound, so a claim holds iff
 ratio <= 1 and the worst ratio seen says how close a claim came to
 breaking. Violations are shrunk to a smallest instance that still
 violates and saved as instance files that reproduce them.
+
+Each claim says whose it is: ``PAPER`` for a statement a paper makes (a
+violation refutes the paper), ``PROJECT`` for a check this project adds
+(the paper's statement outside its own setting, a variant of a heuristic,
+a sanity check of simulator against solver): a violation there says
+something about the extension, not about the paper.
 """
 
 import hashlib
@@ -16,6 +22,9 @@ from fractions import Fraction
 from pathlib import Path
 
 from schedbench.errors import NotProven
+
+PAPER, PROJECT = "paper", "project"
+SOURCES = (PAPER, PROJECT)
 
 
 @dataclass(frozen=True)
@@ -31,6 +40,11 @@ class Claim:
     statement: str                         # the claim in one line, with its source
     applies: Callable[[object], bool]      # does the claim's setting cover this instance?
     check: Callable[[object], Check]       # evaluate on a case
+    source: str                            # PAPER or PROJECT
+
+    def __post_init__(self) -> None:
+        if self.source not in SOURCES:
+            raise ValueError(f"claim {self.key}: source must be one of {SOURCES}, got {self.source!r}")
 
 
 @dataclass
@@ -129,11 +143,21 @@ def run_ledger(claims: list[Claim], instances: Iterable, make_case: Callable, sm
     return list(tallies.values())
 
 
+SECTION_TITLES = {PAPER: "The papers' claims", PROJECT: "This project's checks (beyond the papers' statements)"}
+
+
 def table(tallies: Iterable[Tally]) -> str:
-    """The ledger as a Markdown table."""
-    rows = ["| claim | statement | tried | skipped | violations | worst observed/bound |",
-            "|---|---|---:|---:|---:|---:|"]
-    for t in tallies:
-        worst = "-" if t.worst is None else f"{float(t.worst):.4f}"
-        rows.append(f"| {t.claim.key} | {t.claim.statement} | {t.tried} | {t.skipped} | {t.violations} | {worst} |")
-    return "\n".join(rows)
+    """The ledger as Markdown: the papers' claims, then the project's own checks."""
+    tallies = list(tallies)
+    parts = []
+    for source in SOURCES:
+        rows = ["| claim | statement | tried | skipped | violations | worst observed/bound |",
+                "|---|---|---:|---:|---:|---:|"]
+        for t in tallies:
+            if t.claim.source == source:
+                worst = "-" if t.worst is None else f"{float(t.worst):.4f}"
+                rows.append(f"| {t.claim.key} | {t.claim.statement} | {t.tried} | {t.skipped} | {t.violations} "
+                            f"| {worst} |")
+        if len(rows) > 2:
+            parts.append(f"{SECTION_TITLES[source]}:\n\n" + "\n".join(rows))
+    return "\n\n".join(parts)

@@ -10,11 +10,11 @@ release and think times, with FAIRCAMP's deadline rule
 from fractions import Fraction
 from functools import cached_property
 
-from schedbench.claims import Check, Claim, NotProven
+from schedbench.claims import PAPER, PROJECT, Check, Claim, NotProven
 from schedbench.heuristics.campaign import camp, multicamp
 from schedbench.heuristics.faircamp import faircamp_nondelay_run, faircamp_run
 from schedbench.heuristics.fcfs import fcfs
-from schedbench.heuristics.ostrich import ostrich
+from schedbench.heuristics.ostrich import ostrich_with_virtual
 from schedbench.metrics.campaign import campaign_times, objective_value, user_flows
 from schedbench.model.campaign import Campaign, CampaignInstance, User
 from schedbench.result import OPTIMAL
@@ -59,6 +59,11 @@ class CampaignCase:
     @cached_property
     def faircamp_nondelay(self):
         return faircamp_nondelay_run(self.instance, "lpt")
+
+    @cached_property
+    def ostrich(self):
+        """OStrich's real schedule R (LPT inside) and its virtual fair share V."""
+        return ostrich_with_virtual(self.instance, "lpt")
 
     @cached_property
     def no_campaign_optimum(self) -> int:
@@ -180,9 +185,28 @@ def thm1(case: CampaignCase, run: str = "faircamp") -> Check:
 
 # --- OStrich paper --------------------------------------------------------
 
-def _ostrich_terms(inst):
+def ostrich_lemma1(case: CampaignCase) -> Check:
+    """Lemma 1: from R's earliest to its latest job start, R's idle area
+    exceeds V's by at most m p_max (V idles only while no campaign is active in it)."""
+    inst = case.instance
+    schedule, virtual = case.ostrich
+    first, last = min(schedule.start), max(schedule.start)
+    m, pmax = inst.machines, max(inst.lengths)
+
+    def overlap(begin, end) -> Fraction:
+        return max(Fraction(0), Fraction(min(end, last)) - max(begin, first))
+
+    idle_real = m * (last - first) - sum(overlap(s, s + p) for s, p in zip(schedule.start, inst.lengths))
+    idle_virtual = m * (last - first - sum(overlap(begin, end) for begin, end in virtual.busy_periods))
+    excess = idle_real - idle_virtual
+    return Check(excess <= m * pmax, excess / (m * pmax),
+                 {"idle R": idle_real, "idle V": idle_virtual, "m p_max": m * pmax})
+
+
+def _ostrich_terms(case: CampaignCase):
     """Per campaign: (t_i, C_i, W_{i-1}, W_i, pmax_i), k and the global pmax."""
-    times = campaign_times(inst, ostrich(inst, "lpt"))
+    inst = case.instance
+    times = campaign_times(inst, case.ostrich[0])
     for u, user in enumerate(inst.users):
         for i, c in enumerate(user.campaigns):
             previous = user.campaigns[i - 1].work if i else 0
@@ -199,7 +223,7 @@ def ostrich_lemma2(case: CampaignCase) -> Check:
         bound = t.submission + Fraction(k * w_prev, m) + pmax + Fraction((k - 1) * w, m) + pmax + Fraction(w, m) + pmax_i
         return Fraction(t.flow) / (bound - t.submission), u, i, t.completion, bound
 
-    ratio, u, i, completion, bound = max(term(*x) for x in _ostrich_terms(inst))
+    ratio, u, i, completion, bound = max(term(*x) for x in _ostrich_terms(case))
     return Check(ratio <= 1, ratio, {"user": u, "campaign": i, "C_i": completion, "bound": bound})
 
 
@@ -214,32 +238,34 @@ def ostrich_thm1(case: CampaignCase) -> Check:
         bound = k * (1 + Fraction(w_prev, w)) + 3 * m * pmax
         return stretch / bound, u, i, stretch, bound
 
-    ratio, u, i, stretch, bound = max(term(*x) for x in _ostrich_terms(inst))
+    ratio, u, i, stretch, bound = max(term(*x) for x in _ostrich_terms(case))
     return Check(ratio <= 1, ratio, {"user": u, "campaign": i, "stretch": stretch, "bound": bound})
 
 
 CLAIMS = [
-    Claim("faircamp.prop2", "FAIRCAMP Prop. 2: one user, F* <= γ C*max(no campaigns)", single_user, prop2),
-    Claim("faircamp.prop3", "FAIRCAMP Prop. 3: camp(LPT) <= ρ F* (ρ = 4/3 - 1/3m)", single_user, prop3),
+    Claim("faircamp.prop2", "FAIRCAMP Prop. 2: one user, F* <= γ C*max(no campaigns)", single_user, prop2, PAPER),
+    Claim("faircamp.prop3", "FAIRCAMP Prop. 3: camp(LPT) <= ρ F* (ρ = 4/3 - 1/3m)", single_user, prop3, PAPER),
     Claim("faircamp.prop4", "FAIRCAMP Prop. 4: unit construction, OPT max-user-stretch = k, "
-                            "OPT sum-user-flow = n k(k+1)/2", construction("unit_campaigns"), prop4),
-    Claim("faircamp.prop5", "FAIRCAMP Prop. 5: MULTICAMP, u-th block F_u <= u ρ F_u*", multi_user_paper, prop5),
-    Claim("faircamp.prop6", "FAIRCAMP Prop. 6: FCFS construction, FCFS / OPT >= α", construction("fcfs_trap"), prop6),
-    Claim("faircamp.prop7", "FAIRCAMP Prop. 7: every deadline met (C_i <= d_i)", multi_user_paper, prop7),
-    Claim("faircamp.prop7.ext", "  same, with release and think times", multi_user_extended, prop7),
-    Claim("faircamp.cor1", "FAIRCAMP Cor. 1: F_u <= k ρ F_u*", multi_user_paper, cor1),
-    Claim("faircamp.cor1.ext", "  same, with release and think times", multi_user_extended, cor1),
-    Claim("faircamp.thm1", "FAIRCAMP Thm. 1: max-user-stretch <= ρ OPT", multi_user_paper, thm1),
-    Claim("faircamp.thm1.ext", "  same, with release and think times", multi_user_extended, thm1),
-    Claim("faircamp_nondelay.prop7", "  Prop. 7 for the non-delay variant", multi_user_paper,
-          lambda case: prop7(case, "faircamp_nondelay")),
-    Claim("faircamp_nondelay.cor1", "  Cor. 1 for the non-delay variant", multi_user_paper,
-          lambda case: cor1(case, "faircamp_nondelay")),
-    Claim("faircamp_nondelay.thm1", "  Thm. 1 for the non-delay variant", multi_user_paper,
-          lambda case: thm1(case, "faircamp_nondelay")),
+                            "OPT sum-user-flow = n k(k+1)/2", construction("unit_campaigns"), prop4, PAPER),
+    Claim("faircamp.prop5", "FAIRCAMP Prop. 5: MULTICAMP, u-th block F_u <= u ρ F_u*", multi_user_paper, prop5, PAPER),
+    Claim("faircamp.prop6", "FAIRCAMP Prop. 6: FCFS construction, FCFS / OPT >= α", construction("fcfs_trap"), prop6, PAPER),
+    Claim("faircamp.prop7", "FAIRCAMP Prop. 7: every deadline met (C_i <= d_i)", multi_user_paper, prop7, PAPER),
+    Claim("faircamp.prop7.ext", "FAIRCAMP Prop. 7 with release and think times: every deadline met", multi_user_extended, prop7, PROJECT),
+    Claim("faircamp.cor1", "FAIRCAMP Cor. 1: F_u <= k ρ F_u*", multi_user_paper, cor1, PAPER),
+    Claim("faircamp.cor1.ext", "FAIRCAMP Cor. 1 with release and think times: F_u <= k ρ F_u*", multi_user_extended, cor1, PROJECT),
+    Claim("faircamp.thm1", "FAIRCAMP Thm. 1: max-user-stretch <= ρ OPT", multi_user_paper, thm1, PAPER),
+    Claim("faircamp.thm1.ext", "FAIRCAMP Thm. 1 with release and think times: max-user-stretch <= ρ OPT", multi_user_extended, thm1, PROJECT),
+    Claim("faircamp_nondelay.prop7", "FAIRCAMP Prop. 7 for the non-delay variant: every deadline met", multi_user_paper,
+          lambda case: prop7(case, "faircamp_nondelay"), PROJECT),
+    Claim("faircamp_nondelay.cor1", "FAIRCAMP Cor. 1 for the non-delay variant: F_u <= k ρ F_u*", multi_user_paper,
+          lambda case: cor1(case, "faircamp_nondelay"), PROJECT),
+    Claim("faircamp_nondelay.thm1", "FAIRCAMP Thm. 1 for the non-delay variant: max-user-stretch <= ρ OPT", multi_user_paper,
+          lambda case: thm1(case, "faircamp_nondelay"), PROJECT),
+    Claim("ostrich.lemma1", "OStrich Lemma 1: from R's first to last job start, idle area of R <= idle area of V "
+                            "+ m p_max", multi_user, ostrich_lemma1, PAPER),
     Claim("ostrich.lemma2", "OStrich Lemma 2: C_i <= t_i + k W_{i-1}/m + (k-1) W_i/m + W_i/m + 2 p_max + p_max^u",
-          multi_user, ostrich_lemma2),
-    Claim("ostrich.thm1", "OStrich Thm. 1: D_i <= k (1 + W_{i-1}/W_i) + 3 m p_max", multi_user, ostrich_thm1),
+          multi_user, ostrich_lemma2, PAPER),
+    Claim("ostrich.thm1", "OStrich Thm. 1: D_i <= k (1 + W_{i-1}/W_i) + 3 m p_max", multi_user, ostrich_thm1, PAPER),
 ]
 
 

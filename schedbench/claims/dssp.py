@@ -12,7 +12,7 @@ from dataclasses import replace
 from fractions import Fraction
 from functools import cached_property
 
-from schedbench.claims import Check, Claim, NotProven
+from schedbench.claims import PAPER, Check, Claim, NotProven
 from schedbench.heuristics.dssp import two_phase
 from schedbench.metrics.dssp import completed_jobs, theorem1_parameter
 from schedbench.model.dssp import DsspInstance, Job
@@ -70,8 +70,8 @@ def paper_bound(case: DsspCase) -> Check:
 
 CLAIMS = [
     *(Claim(f"dssp.thm1.{policy}", f"Thm. 1: unit rewards, r = r_0, {policy}: completed >= r_0 OPT - 1",
-            unit_rewards, theorem1(policy)) for policy in ("lcpf", "stcpu", "random")),
-    Claim("dssp.bound", "§2.2: OPT <= knapsack value at r = 1 <= its LP relaxation", lambda inst: True, paper_bound),
+            unit_rewards, theorem1(policy), PAPER) for policy in ("lcpf", "stcpu", "random")),
+    Claim("dssp.bound", "§2.2: OPT <= knapsack value at r = 1 <= its LP relaxation", lambda inst: True, paper_bound, PAPER),
 ]
 
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 from fractions import Fraction
 from functools import cached_property
 
-from schedbench.claims import Check, Claim, NotProven, generated_by
+from schedbench.claims import PAPER, PROJECT, Check, Claim, NotProven, generated_by
 from schedbench.heuristics.mosp import HEURISTICS, local_phase, local_rule
 from schedbench.metrics.mosp import jain_index, local_values, makespan, stretch
 from schedbench.model.mosp import MospInstance, Organization
@@ -202,31 +202,31 @@ def answer(value: str) -> Callable[[MospInstance], bool]:
 
 CLAIMS = [
     *(Claim(f"mosp.graham.{name}", f"§4.4: {name} makespan <= (2 - 1/N) OPT, one machine each", one_machine_each,
-            graham(name)) for name in HEURISTICS),
-    Claim("mosp.graham.unconstrained", "  worst heuristic <= (2 - 1/N) OPT without local rules, one machine each",
-          one_machine_each, graham(objective="unconstrained-makespan")),
-    Claim("mosp.graham.ext", "  worst heuristic <= (2 - 1/m) OPT, some organization with several machines",
-          lambda inst: not one_machine_each(inst), graham()),
-    Claim("mosp.graham.ext.unconstrained", "  same, against OPT without local rules",
-          lambda inst: not one_machine_each(inst), graham(objective="unconstrained-makespan")),
+            graham(name), PAPER) for name in HEURISTICS),
+    Claim("mosp.graham.unconstrained", "§4.4 read strictly: worst heuristic <= (2 - 1/N) OPT without local rules, one machine each",
+          one_machine_each, graham(objective="unconstrained-makespan"), PROJECT),
+    Claim("mosp.graham.ext", "§4.4 beyond one machine each: worst heuristic <= (2 - 1/m) OPT",
+          lambda inst: not one_machine_each(inst), graham(), PROJECT),
+    Claim("mosp.graham.ext.unconstrained", "§4.4 beyond one machine each, against OPT without local rules: worst <= (2 - 1/m) OPT",
+          lambda inst: not one_machine_each(inst), graham(objective="unconstrained-makespan"), PROJECT),
     Claim("mosp.selfish", "§4.4: all four keep their local constraints and selfishness (yes/no)", lambda inst: True,
-          selfish_and_local),
+          selfish_and_local, PAPER),
     Claim("mosp.stretch", "§5.1: Stretch <= N (heuristics and optimum), local cmax, one machine each",
-          lambda inst: inst.local_objective == "cmax" and one_machine_each(inst), stretch_bound),
-    Claim("mosp.stretch.ext", "  same, some organization with several machines",
-          lambda inst: inst.local_objective == "cmax" and not one_machine_each(inst), stretch_bound),
+          lambda inst: inst.local_objective == "cmax" and one_machine_each(inst), stretch_bound, PAPER),
+    Claim("mosp.stretch.ext", "§5.1 beyond one machine each: Stretch <= N, local cmax",
+          lambda inst: inst.local_objective == "cmax" and not one_machine_each(inst), stretch_bound, PROJECT),
     Claim("mosp.stretch.tight", "§5.1: N orgs x N unit jobs, Stretch = N", generated_by("stretch-tight"),
-          stretch_tight),
-    Claim("mosp.jain", "§5.2: Jain index in [1/N, 1] (heuristics and optimum)", lambda inst: True, jain_range),
+          stretch_tight, PAPER),
+    Claim("mosp.jain", "§5.2: Jain index in [1/N, 1] (heuristics and optimum)", lambda inst: True, jain_range, PAPER),
     Claim("mosp.prop1", "Prop. 1 (Fig. 1): OPT selfish = 2N, OPT unconstrained = N + 1", generated_by("figure1"),
-          prop1),
+          prop1, PAPER),
     Claim("mosp.fig1c", "§3.1 (Fig. 1(c)): OPT with local constraints only = 3N/2, local cmax",
-          lambda inst: generated_by("figure1")(inst) and inst.local_objective == "cmax", figure1c),
-    Claim("mosp.fig1c.sum_ci", "  same, local sum_ci (the paper: \"or the average completion time\")",
-          lambda inst: generated_by("figure1")(inst) and inst.local_objective == "sum_ci", figure1c),
-    Claim("mosp.prop2", "Prop. 2 (Fig. 2): OPT selfish = 2N - 2, local only = N", generated_by("figure2"), prop2),
-    Claim("mosp.thm2.yes", "Thm. 2: 3-PARTITION yes => reduction's OPT <= L (yes/no)", answer("yes"), theorem2),
-    Claim("mosp.thm2.no", "Thm. 2: 3-PARTITION no => reduction's OPT > L (yes/no)", answer("no"), theorem2),
+          lambda inst: generated_by("figure1")(inst) and inst.local_objective == "cmax", figure1c, PAPER),
+    Claim("mosp.fig1c.sum_ci", "§3.1 (Fig. 1(c)) with local sum_ci (the paper: \"or the average completion time\"): OPT = 3N/2",
+          lambda inst: generated_by("figure1")(inst) and inst.local_objective == "sum_ci", figure1c, PAPER),
+    Claim("mosp.prop2", "Prop. 2 (Fig. 2): OPT selfish = 2N - 2, local only = N", generated_by("figure2"), prop2, PAPER),
+    Claim("mosp.thm2.yes", "Thm. 2: 3-PARTITION yes => reduction's OPT <= L (yes/no)", answer("yes"), theorem2, PAPER),
+    Claim("mosp.thm2.no", "Thm. 2: 3-PARTITION no => reduction's OPT > L (yes/no)", answer("no"), theorem2, PAPER),
 ]
 
 

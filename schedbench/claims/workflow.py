@@ -23,7 +23,7 @@ from dataclasses import replace
 from fractions import Fraction
 from functools import cached_property
 
-from schedbench.claims import Check, Claim, NotProven, generated_by
+from schedbench.claims import PAPER, PROJECT, Check, Claim, NotProven, generated_by
 from schedbench.heuristics.workflow import HEURISTICS, POLICIES
 from schedbench.metrics.workflow import max_slr, slr_class, waiting_times
 from schedbench.model.workflow import WorkflowInstance, WorkflowJob
@@ -111,18 +111,18 @@ PAPER_CLASSES = {"fifo-task": 1, "fifo-job": 1, "lrtf": 1, "srtf": 2, "pslr": 3}
 
 CLAIMS = [
     *(Claim(f"workflow.opt.{policy}", f"{policy} max-SLR >= OPT (column: worst {policy} / OPT)", small,
-            against_optimum(policy)) for policy in POLICIES),
+            against_optimum(policy), PROJECT) for policy in POLICIES),
     Claim("workflow.pslr.starvation", "§3: P-SLR starvation-free: a lone long, short or wide job in an "
           "overload stream waits less than the stream lasts", lambda inst: any(stream(lone)(inst) for lone in LONE),
-          not_starved("pslr")),
+          not_starved("pslr"), PAPER),
     Claim("workflow.srtf.starvation", "§3: SRTF starves a lone long job for as long as the overload lasts",
-          stream("long"), starved("srtf")),
+          stream("long"), starved("srtf"), PAPER),
     Claim("workflow.lrtf.starvation", "§3: LRTF starves a lone short job for as long as the overload lasts",
-          stream("short"), starved("lrtf")),
+          stream("short"), starved("lrtf"), PAPER),
     Claim("workflow.pslr.transient", "§3 as read here: 120% transient overload, P-SLR's worst task wait < SRTF's "
-          "and LRTF's (column: P-SLR / the smaller)", transient, waits_less_than_the_starving_policies),
+          "and LRTF's (column: P-SLR / the smaller)", transient, waits_less_than_the_starving_policies, PROJECT),
     *(Claim(f"workflow.class.{policy}", f"§3: {policy} is Class {expected} on a 120% transient overload (yes/no)",
-            transient, in_class(policy, expected)) for policy, expected in PAPER_CLASSES.items()),
+            transient, in_class(policy, expected), PAPER) for policy, expected in PAPER_CLASSES.items()),
 ]
 
 
