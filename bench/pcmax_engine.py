@@ -2,6 +2,7 @@
 
     python -m schedbench.bench.pcmax_engine [--solver portfolio] [--time-limit 10] [--sample K] [--workers 2]
     python -m schedbench.bench.pcmax_engine --generated    # U[1,1000], U[100,200], n/m 2..5, n <= 500
+    python -m schedbench.bench.pcmax_engine --planted      # machines full by construction, n <= 10,000
     ... --results run.jsonl    # one line per instance as it finishes; a rerun skips the ones done
 
 Per instance class and n/m range: closed by bounds alone, proven within 1 s,
@@ -68,6 +69,21 @@ def generated_tasks(solver: str, limit: float, per_cell: int):
                     yield (f"U[{low},{high}]-n{n}-r{ratio}-s{seed}", f"U[{low},{high}]", inst.jobs, inst.machines, solver, limit, None)
 
 
+PLANTED_SIZES = ((1000, 200), (2500, 300), (5000, 1000), (8000, 2000), (10000, 2000), (10000, 1000))
+
+
+def planted_tasks(solver: str, limit: float, per_cell: int):
+    """Planted instances (``instances.pcmax.planted``): the optimum is known by construction."""
+    from schedbench.instances.pcmax import planted
+
+    for high in (100, 1000, 10000):
+        for n, m in PLANTED_SIZES:
+            for seed in range(per_cell):
+                inst = planted(seed, n, m, 1, high)
+                yield (f"planted-U[1,{high}]-n{n}-m{m}-s{seed}", f"planted U[1,{high}]", inst.jobs, inst.machines,
+                       solver, limit, inst.meta["optimum"])
+
+
 def ratio_range(n: int, m: int) -> str:
     r = n / m
     return "n/m<=2" if r <= 2 else "2<n/m<=3" if r <= 3 else "3<n/m<=4" if r <= 4 else "n/m>4"
@@ -104,11 +120,13 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=1, help="every K-th Lawrinenko instance")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--generated", action="store_true", help="the other distributions instead")
+    parser.add_argument("--planted", action="store_true", help="planted instances (known optima) instead")
     parser.add_argument("--per-cell", type=int, default=3, help="generated instances per (distribution, n/m, n)")
     parser.add_argument("--results", type=Path, help="JSON lines of finished instances; resumed from if present")
     args = parser.parse_args()
-    tasks = (list(generated_tasks(args.solver, args.time_limit, args.per_cell)) if args.generated
-             else list(lawrinenko_tasks(args.sample, args.solver, args.time_limit)))
+    tasks = list(generated_tasks(args.solver, args.time_limit, args.per_cell) if args.generated else
+                 planted_tasks(args.solver, args.time_limit, args.per_cell) if args.planted else
+                 lawrinenko_tasks(args.sample, args.solver, args.time_limit))
     results = resume(args.results, {task[0] for task in tasks})
     todo = [task for task in tasks if task[0] not in {row["name"] for row in results}]
     began = time.perf_counter()
@@ -120,7 +138,7 @@ def main() -> None:
           f"{args.time_limit} s per instance, {args.workers} workers x 1 thread, "
           f"{time.perf_counter() - began:.0f} s wall")
     print(table(results, args.time_limit))
-    if not args.generated:
+    if not (args.generated or args.planted):
         print(PAPER)
 
 

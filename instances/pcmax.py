@@ -1,4 +1,4 @@
-"""P||Cmax instances: seeded uniform generator and the benchmark text format."""
+"""P||Cmax instances: seeded uniform and planted generators and the benchmark text format."""
 
 import random
 from pathlib import Path
@@ -17,6 +17,33 @@ def uniform(seed: int, jobs: Count = 20, machines: Count = 5, low: Count = 1, hi
                          {"generator": "uniform", "seed": seed, "low": low, "high": high})
 
 
+def planted(seed: int, jobs: Count = 1000, machines: Count = 200, low: Count = 1, high: Count = 100) -> PcmaxInstance:
+    """Every machine filled to exactly C by construction, so the optimum is
+    C = W / m. C is the expected load, round(n / m x (low + high) / 2); a
+    machine draws its n / m (or one more) jobs from U[low, high] and its
+    last job is what C still needs, drawn again until that lies in [low,
+    high]. The jobs are shuffled, so their order tells nothing."""
+    ordered(low, high)
+    if jobs < machines:
+        raise InstanceError("jobs", f"a planted instance needs at least one job per machine ({jobs} < {machines})")
+    rng = random.Random(seed)
+    capacity = round(jobs / machines * (low + high) / 2)
+    lengths: list[int] = []
+    for q in range(machines):
+        count = jobs // machines + (q < jobs % machines)
+        if not count * low <= capacity <= count * high:
+            raise InstanceError("jobs", f"{count} jobs in U[{low}, {high}] cannot fill C = {capacity}")
+        while True:
+            drawn = [rng.randint(low, high) for _ in range(count - 1)]
+            last = capacity - sum(drawn)
+            if low <= last <= high:
+                lengths += drawn + [last]
+                break
+    rng.shuffle(lengths)
+    return PcmaxInstance(machines, tuple(lengths), f"planted-n{jobs}-m{machines}-s{seed}",
+                         {"generator": "planted", "seed": seed, "low": low, "high": high, "optimum": capacity})
+
+
 def read_benchmark_file(path: str | Path) -> PcmaxInstance:
     """The Lawrinenko/pcmax text format: ``p p_cmax N M`` then N lengths (a
     trailing 0 ends the list and is not a job)."""
@@ -33,4 +60,4 @@ def read_benchmark_file(path: str | Path) -> PcmaxInstance:
     return PcmaxInstance(m, lengths, Path(path).name, {"source": "lawrinenko"})
 
 
-GENERATORS = {"pcmax-uniform": generator(uniform)}
+GENERATORS = {"pcmax-uniform": generator(uniform), "pcmax-planted": generator(planted)}

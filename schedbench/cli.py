@@ -108,6 +108,29 @@ def _key_values(pairs: tuple[str, ...]) -> dict:
 
 OPTION = click.option("-o", "--option", "options", multiple=True, metavar="KEY=VALUE",
                       help="An option, repeatable; values as in experiment files (5, 0.2, \"6/5\", lpt).")
+SCHEDULE_OUT = click.option("--schedule-out", type=click.Path(dir_okay=False, writable=True), default=None,
+                            help="Write the schedule JSON to this file; the output names the file instead.")
+NO_SCHEDULE = click.option("--no-schedule", is_flag=True,
+                           help="Leave the schedule out (\"schedule\": null): metrics of a trace-sized run "
+                                "without a JSON string of every job.")
+
+
+def _schedule_options(path: str | None, omit: bool) -> None:
+    if path is not None and omit:
+        raise UserInputError("--no-schedule", "leaves the schedule out; --schedule-out writes it: give one of them")
+
+
+def _schedule_field(build, path: str | None, omit: bool):
+    """What the output's "schedule" holds: the schedule JSON (``build()``),
+    the file it was written to, or null; a schedule left out is never built."""
+    if omit:
+        return None
+    data = build()
+    if path is None:
+        return data
+    with open(path, "w") as handle:
+        json.dump(data, handle)
+    return path
 
 
 @cli.command(cls=_RegistryCommand, registry_help=_solve_help)
@@ -117,8 +140,10 @@ OPTION = click.option("-o", "--option", "options", multiple=True, metavar="KEY=V
 @click.option("--time-limit", type=float, default=None,
               help="Seconds for the whole command (default 60); it returns within that plus 2 s.")
 @OPTION
+@SCHEDULE_OUT
+@NO_SCHEDULE
 @click.option("--json", "as_json", is_flag=True, help="Print SPEC's JSON result object.")
-def solve(file, objective, solver, time_limit, options, as_json) -> None:
+def solve(file, objective, solver, time_limit, options, schedule_out, no_schedule, as_json) -> None:
     """Solve FILE exactly (or return the best schedule and certified bound on a time limit).
 
     The status is "optimal" only when proven, by a checkable bound or by a
@@ -133,6 +158,7 @@ def solve(file, objective, solver, time_limit, options, as_json) -> None:
     from schedbench.solvers import solve as run_solve
     from schedbench.solvers import solve_options
 
+    _schedule_options(schedule_out, no_schedule)
     instance = load_instance(file)
     known = solve_options(instance.family)
     # typed here from the solver's signature; an unknown name is refused by solve itself
@@ -145,6 +171,7 @@ def solve(file, objective, solver, time_limit, options, as_json) -> None:
         if violations:
             raise AssertionError(f"solver produced an invalid schedule: {violations[0]}")
     out = result_json(instance, result, objective)
+    out["schedule"] = _schedule_field(lambda: out["schedule"], schedule_out, no_schedule)
     if as_json:
         _emit(out)
     else:
@@ -158,8 +185,10 @@ def solve(file, objective, solver, time_limit, options, as_json) -> None:
 @OPTION
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
               help="Seconds for each exact reference a metric needs (campaign F_u*, MOSP Stretch's C_alone).")
+@SCHEDULE_OUT
+@NO_SCHEDULE
 @click.option("--json", "as_json", is_flag=True, help="Print the schedule and its metrics as JSON.")
-def heuristic(name, file, options, time_limit, as_json) -> None:
+def heuristic(name, file, options, time_limit, schedule_out, no_schedule, as_json) -> None:
     """Run heuristic NAME on FILE and print the schedule with its exact metrics.
 
     Options (-o KEY=VALUE) are the ones experiment files take: campaign
@@ -172,6 +201,7 @@ def heuristic(name, file, options, time_limit, as_json) -> None:
     from schedbench import families
     from schedbench.model import load_instance, schedule_to_json
 
+    _schedule_options(schedule_out, no_schedule)
     instance = load_instance(file)
     known = families.heuristics(instance.family)
     if name not in known:
@@ -184,7 +214,7 @@ def heuristic(name, file, options, time_limit, as_json) -> None:
         raise AssertionError(f"heuristic produced an invalid schedule: {why}")
     out = {"heuristic": name, "family": instance.family,
            "metrics": families.summary(instance, schedule, name, time_limit),
-           "schedule": schedule_to_json(instance, schedule)}
+           "schedule": _schedule_field(lambda: schedule_to_json(instance, schedule), schedule_out, no_schedule)}
     if as_json:
         _emit(out)
     else:

@@ -46,6 +46,18 @@ def test_heuristic_json_and_validate_round_trip(tmp_path):
     assert not json.loads(checked.stdout)["valid"]
 
 
+def test_the_schedule_can_go_to_a_file_or_be_left_out(tmp_path):
+    path = write_json(tmp_path, "c.json", CAMPAIGN)
+    target = tmp_path / "schedule.json"
+    written = json.loads(run_cli("heuristic", "faircamp", path, "--json", "--schedule-out", target).stdout)
+    assert written["schedule"] == str(target) and run_cli("validate", path, target).stdout.strip() == "valid"
+    left_out = json.loads(run_cli("heuristic", "faircamp", path, "--json", "--no-schedule").stdout)
+    assert left_out["schedule"] is None and left_out["metrics"] == written["metrics"]
+    solved = json.loads(run_cli("solve", path, "--objective", "max-user-stretch", "--json", "--no-schedule",
+                                "--time-limit", "5").stdout)
+    assert solved["status"] == "optimal" and solved["schedule"] is None
+
+
 @pytest.mark.parametrize("args,needle", [
     (["solve", "{path}", "--objective", "nope"], "--objective"),
     (["solve", "{path}", "--solver", "gurobi"], "--solver"),
@@ -65,6 +77,7 @@ def test_heuristic_json_and_validate_round_trip(tmp_path):
     (["solve", "{notjson}"], "not valid JSON"),
     (["validate", "{path}", "{notjson}"], "not valid JSON"),
     (["generate", "swf"], "--trace"),
+    (["heuristic", "fcfs", "{path}", "--no-schedule", "--schedule-out", "s.json"], "--no-schedule"),
     (["bogus"], "No such command"),
 ])
 def test_bad_input_gives_one_line_and_exit_2(tmp_path, args, needle):

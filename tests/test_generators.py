@@ -73,3 +73,21 @@ def test_swf_campaigns_are_valid_instances():
     assert sum(counts.values()) == inst.n_users and any(k > 1 for k in counts)
     for name in ("fcfs", "ostrich"):
         assert validate(inst, registry("campaign")[name](inst)) == []
+
+
+def test_planted_pcmax_instances_fill_every_machine_exactly():
+    """W = m C with every length in range, the same bytes for a seed, and the
+    engine proving C itself (the optimum by construction)."""
+    from schedbench.errors import InstanceError
+    from schedbench.instances.pcmax import planted
+    from schedbench.solvers.pcmax import pcmax_optimum
+
+    inst = planted(3, jobs=61, machines=12, low=1, high=100)
+    capacity = inst.meta["optimum"]
+    assert len(inst.jobs) == 61 and sum(inst.jobs) == 12 * capacity and all(1 <= p <= 100 for p in inst.jobs)
+    assert instance_to_json(planted(3, jobs=61, machines=12)) == instance_to_json(inst)
+    assert instance_to_json(planted(4, jobs=61, machines=12)) != instance_to_json(inst)
+    found = pcmax_optimum(inst.jobs, inst.machines, "portfolio", 10.0)
+    assert found.optimal and found.makespan == capacity
+    with pytest.raises(InstanceError, match="jobs"):
+        planted(0, jobs=5, machines=6)

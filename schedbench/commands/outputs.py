@@ -74,7 +74,8 @@ def figures(store, experiment, out) -> None:
     """Draw every [[figure]] of the experiments run into STORE (their TOML
     as stored with each run) as PNG and PDF into --out, with the numbers
     drawn (and any paired tests) as CSV; means carry 95% CI error bars.
-    This is what "plot STORE" runs."""
+    Each file line is followed by the verdicts of the figure's statements
+    (the paper's readings of it). This is what "plot STORE" runs."""
     from schedbench.bench.analysis import read_store
     from schedbench.bench.plots import draw_all, figure_rows, figure_specs
 
@@ -85,6 +86,8 @@ def figures(store, experiment, out) -> None:
                                       + (f" (experiment {experiment})" if experiment else ""))
     for _, drawn in draw_all(specs, figure_rows(view.rows), Path(out), view.runs, view.members):
         click.echo(" ".join(str(p) for p in drawn.paths))
+        for statement in drawn.statements:
+            click.echo(f"  {statement['claim']}: {statement['verdict']} ({statement['detail']})")
 
 
 @plot.command()

@@ -64,9 +64,9 @@ class DsspInstance:
             out.append((*starts, at))
         return tuple(out)
 
-    @property
+    @cached_property
     def lengths(self) -> tuple[int, ...]:
-        """Task lengths in flat task order (the order schedules use)."""
+        """Task lengths in flat task order (the order schedules use), built once."""
         return tuple(p for job in self.jobs for stage in job.stages for p in stage)
 
     def task_slice(self, j: int) -> range:

@@ -46,9 +46,10 @@ class MospInstance:
     def _machine_offsets(self) -> tuple[int, ...]:
         return _offsets(o.machines for o in self.organizations)
 
-    @property
+    @cached_property
     def lengths(self) -> tuple[int, ...]:
-        """Job lengths in flat job order (the order schedules use)."""
+        """Job lengths in flat job order (the order schedules use), built once:
+        the heuristics read it per job."""
         return tuple(p for o in self.organizations for p in o.jobs)
 
     @property
