@@ -32,3 +32,21 @@ def test_backends_must_agree():
         with pytest.raises(SystemExit, match="disagree"):
             check_agreement([_row("cpsat", "optimal", "7", "7"), milp])
 
+
+
+def test_trace_benchmark_traces_are_seeded_and_its_exponent_is_a_slope(tmp_path):
+    """The synthetic trace converts to exactly its jobs, the same bytes for a
+    seed; the growth exponent of time = c n^1.5 is 1.5."""
+    from schedbench.bench.trace_scale import exponent, synthetic_trace
+    from schedbench.instances.swf import campaigns_from_swf
+
+    first, again = tmp_path / "a.swf", tmp_path / "b.swf"
+    synthetic_trace(first, 500)
+    synthetic_trace(again, 500)
+    assert first.read_bytes() == again.read_bytes()
+    instance = campaigns_from_swf(first)
+    assert len(instance.lengths) == 500 and instance.machines == 10
+    rows = [{"input": "synthetic", "family": "campaign", "heuristic": "fcfs", "jobs": n, "seconds": 3 * n ** 1.5}
+            for n in (10, 100, 1000)]
+    assert exponent(rows, "campaign", "fcfs") == pytest.approx(1.5)
+    assert exponent(rows[:1], "campaign", "fcfs") is None

@@ -1,0 +1,135 @@
+"""Whole-command cost at trace scale: convert, simulate, validate, metrics.
+
+    python -m schedbench.bench.trace_scale [--sizes 10000 100000 1000000] [--traces] [--out FILE]
+
+Per size, a seeded synthetic SWF trace (``synthetic_trace``) is converted
+with ``schedbench generate swf`` (campaigns) and ``generate mosp-swf``
+(8 organizations), then every campaign and MOSP heuristic runs as
+``schedbench heuristic H FILE --json --no-schedule``: the simulation, the
+validator, the exact references its metrics need (``--time-limit`` each)
+and the metrics. Every command is its own process, so its wall time and
+peak memory (the child's maximum resident set, from ``os.wait4``) are the
+whole command's, Python's start included. ``--traces`` adds the SWF
+traces in ``shared/traces`` at full size. The growth exponent of each
+heuristic is the slope of log(time) against log(jobs) over the synthetic
+sizes (least squares).
+"""
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from schedbench.bench.results_log import write_generated
+
+TRACES = Path(__file__).resolve().parents[2] / "shared" / "traces"
+CAMPAIGN = ("fcfs", "faircamp", "ostrich")
+MOSP = ("ilba", "lpt-lpt", "spt-lpt", "less-helped-first")
+USERS, GROUPS, ORGANIZATIONS = 50, 12, 8
+
+
+def synthetic_trace(path: Path, jobs: int, seed: int = 0) -> None:
+    """An SWF trace of ``jobs`` one-processor jobs: Poisson arrivals at about
+    90% load on m = max(10, jobs / 100) processors, run times log-uniform
+    between 1 s and one day, users drawn with Zipf-like weights, each in one
+    of ``GROUPS`` groups (the organizations of ``mosp-swf``)."""
+    rng = random.Random(seed)
+    machines = max(10, jobs // 100)
+    weights = [1 / (u + 1) for u in range(USERS)]
+    runs = [int(10 ** rng.uniform(0, 4.94)) for _ in range(jobs)]
+    gap = sum(runs) / jobs / machines / 0.9
+    with path.open("w") as out:
+        out.write(f"; MaxProcs: {machines}\n")
+        clock = 0.0
+        for j, (run, user) in enumerate(zip(runs, rng.choices(range(USERS), weights, k=jobs))):
+            clock += rng.expovariate(1 / gap)
+            out.write(f"{j + 1} {int(clock)} 0 {run} 1 -1 -1 1 {run} -1 1 {user + 1} {user % GROUPS + 1} -1 1 1 -1 -1\n")
+
+
+def measured(command: list[str]) -> tuple[float, float]:
+    """(wall seconds, peak resident MB) of one command run to completion."""
+    began = time.perf_counter()
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    elapsed = time.perf_counter() - began
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"{' '.join(command)} failed: {child.stderr.read().decode()[-500:]}")
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def runs(label: str, jobs: int, trace: Path, work: Path, time_limit: float):
+    """One row per (family, heuristic): the conversion's cost, then the heuristic's."""
+    schedbench = [str(Path(sys.executable).with_name("schedbench"))]
+    for family, convert, heuristics in (("campaign", ["swf"], CAMPAIGN),
+                                        ("mosp", ["mosp-swf", "--organizations", str(ORGANIZATIONS)], MOSP)):
+        instance = work / f"{label}-{family}.json"
+        convert_s, convert_mb = measured(schedbench + ["generate", *convert, "--trace", str(trace), "-o", str(instance)])
+        if not jobs:   # a real trace: its jobs as converted (a q-processor job is q jobs)
+            data = json.loads(instance.read_text())
+            jobs = sum(len(c["jobs"]) for u in data["users"] for c in u["campaigns"])
+        for name in heuristics:
+            seconds, peak = measured(schedbench + ["heuristic", name, str(instance), "--json", "--no-schedule",
+                                                  "--time-limit", str(time_limit)])
+            yield {"input": label, "jobs": jobs, "family": family, "heuristic": name, "convert_s": convert_s,
+                   "convert_mb": convert_mb, "seconds": seconds, "peak_mb": peak}
+
+
+def exponent(rows: list[dict], family: str, name: str) -> float | None:
+    points = [(r["jobs"], r["seconds"]) for r in rows
+              if r["input"].startswith("synthetic") and r["family"] == family and r["heuristic"] == name]
+    if len(points) < 2:
+        return None
+    return float(np.polyfit(np.log([n for n, _ in points]), np.log([t for _, t in points]), 1)[0])
+
+
+def table(rows: list[dict]) -> str:
+    lines = ["| input | jobs | family | heuristic | convert s | convert MB | heuristic s | heuristic MB |",
+             "|---|---:|---|---|---:|---:|---:|---:|"]
+    lines += [f"| {r['input']} | {r['jobs']:,} | {r['family']} | {r['heuristic']} | {r['convert_s']:.1f} | "
+              f"{r['convert_mb']:.0f} | {r['seconds']:.1f} | {r['peak_mb']:.0f} |" for r in rows]
+    lines += ["", "| family | heuristic | growth exponent (time vs jobs, synthetic) |", "|---|---|---:|"]
+    for family, names in (("campaign", CAMPAIGN), ("mosp", MOSP)):
+        for name in names:
+            slope = exponent(rows, family, name)
+            lines.append(f"| {family} | {name} | {'-' if slope is None else f'{slope:.2f}'} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000, 1_000_000])
+    parser.add_argument("--traces", action="store_true", help="also the SWF traces of shared/traces at full size")
+    parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per exact reference a metric needs")
+    parser.add_argument("--out", type=Path, help="write the table here, headed by the command")
+    args = parser.parse_args()
+    rows = []
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder)
+        inputs = []
+        for jobs in args.sizes:
+            trace = work / f"synthetic-{jobs}.swf"
+            synthetic_trace(trace, jobs)
+            inputs.append((f"synthetic {jobs:,}", jobs, trace))
+        if args.traces:
+            inputs += [(path.name.split("-")[0], 0, path) for path in sorted(TRACES.glob("*.swf.gz"))]
+        for label, jobs, trace in inputs:
+            for row in runs(label.replace(" ", "-"), jobs, trace, work, args.time_limit):
+                row["input"] = label
+                rows.append(row)
+                print(f"{row['input']} {row['family']} {row['heuristic']}: {row['seconds']:.1f} s, "
+                      f"{row['peak_mb']:.0f} MB", file=sys.stderr)
+    text = table(rows)
+    print(text)
+    if args.out:
+        write_generated(args.out, "python -m schedbench.bench.trace_scale " + " ".join(sys.argv[1:]), text + "\n")
+
+
+if __name__ == "__main__":
+    main()
