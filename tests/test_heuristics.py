@@ -185,3 +185,18 @@ def test_ostrich_virtual_clock_is_exact():
     policy.submitted(0, 1, 0)
     policy.submitted(1, 0, 1)  # two users shared the machines for one unit of time
     assert type(policy.clock) is Fraction and policy.clock == Fraction(1, 2)
+
+
+def test_repartition_skips_subset_sum_tables_too_large_to_build():
+    """200 jobs of about 10^5 on one machine: their table would hold 200 x
+    2 x 10^7 bits (0.5 GB, a second); the search leaves the pair alone."""
+    import time
+
+    from schedbench.heuristics.pcmax import SPLIT_CELLS, improve
+
+    lengths = [100_000 + j for j in range(200)]
+    machine_of = [0] * 199 + [1]
+    assert len(lengths) * sum(lengths) > SPLIT_CELLS
+    began = time.monotonic()
+    assert improve(lengths, machine_of, 2) == machine_of
+    assert time.monotonic() - began < 0.2
