@@ -149,7 +149,7 @@ def relaxation(spec: MospSpec, time_limit: float) -> tuple[PcmaxSolution, Schedu
 
 
 def incumbent(spec: MospSpec, extra: tuple[Schedule, ...] = (), time_limit: float = 1.0) -> Schedule | None:
-    """The best valid schedule among the paper's heuristics, the local
+    """The best valid schedule among the heuristics (the paper's and ilba-input), the local
     schedule itself (each organization's reference schedule on its own
     machines, longest job last on each machine, the order that best keeps
     selfishness) and ``extra``: a warm start and an upper bound for the models."""

@@ -12,7 +12,7 @@ from fractions import Fraction
 from functools import cached_property
 
 from schedbench.claims import PAPER, PROJECT, Check, Claim, NotProven, generated_by
-from schedbench.heuristics.mosp import HEURISTICS, local_phase, local_rule
+from schedbench.heuristics.mosp import PAPER_HEURISTICS as HEURISTICS, local_phase, local_rule
 from schedbench.metrics.mosp import jain_index, local_values, makespan, stretch
 from schedbench.model.mosp import MospInstance, Organization
 from schedbench.result import OPTIMAL
