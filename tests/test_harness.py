@@ -39,7 +39,7 @@ name = "killed"
 [[grid]]
 family = "workflow"
 generator = "workflow-small"
-seeds = 240
+seeds = 120
 heuristics = ["fifo-job", "srtf", "pslr"]
 solvers = [{ name = "cpsat", time_limit = 30 }]
 """
