@@ -70,7 +70,9 @@ def plot() -> None:
 @STORE
 @EXPERIMENT
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder for NAME.png, NAME.pdf and NAME.csv.")
-def figures(store, experiment, out) -> None:
+@click.option("--statements", "statements_file", type=click.Path(dir_okay=False), default=None,
+              help="Also write every figure statement with its verdict as a Markdown table to this file.")
+def figures(store, experiment, out, statements_file) -> None:
     """Draw every [[figure]] of the experiments run into STORE (their TOML
     as stored with each run) as PNG and PDF into --out, with the numbers
     drawn (and any paired tests) as CSV; means carry 95% CI error bars.
@@ -84,10 +86,15 @@ def figures(store, experiment, out) -> None:
     if not specs:
         raise UserInputError("STORE", "no [[figure]] table in the experiments run into this store"
                                       + (f" (experiment {experiment})" if experiment else ""))
+    table = ["| figure | claim | the paper says | verdict | numbers read |", "|---|---|---|---|---|"]
     for _, drawn in draw_all(specs, figure_rows(view.rows), Path(out), view.runs, view.members):
         click.echo(" ".join(str(p) for p in drawn.paths))
         for statement in drawn.statements:
             click.echo(f"  {statement['claim']}: {statement['verdict']} ({statement['detail']})")
+            table.append(f"| {drawn.csv.stem} | {statement['claim']} | {statement['text']} | {statement['verdict']} | "
+                         f"{statement['detail']} |")
+    if statements_file:
+        Path(statements_file).write_text("\n".join(table) + "\n")
 
 
 @plot.command()
