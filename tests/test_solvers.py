@@ -243,3 +243,18 @@ def test_user_flow_single_user_decomposes(solver):
     result = solve(inst, "user-flow", solver, 20)
     assert result.status == OPTIMAL and result.objective == 6 + 4 and result.method == "decomposition"
     assert validate(inst, result.schedule) == []
+
+
+def test_l1_is_the_sum_of_the_k_plus_1_shortest_of_the_km_plus_1_longest_and_linear():
+    """m = 2, lengths 9 8 7 6 5: k = 1 gives 8 + 7 (of 9 8 7), k = 2 gives
+    7 + 6 + 5 (of all five): L1 = 18. One machine and 10^6 jobs: the bound
+    (their sum) within a second."""
+    import time
+
+    from schedbench.metrics.pcmax_bounds import l1
+
+    assert l1([5, 9, 6, 8, 7], 2) == 18
+    lengths = [1 + j % 1000 for j in range(1_000_000)]
+    began = time.monotonic()
+    assert l1(lengths, 1) == sum(lengths)
+    assert time.monotonic() - began < 2
