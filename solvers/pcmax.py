@@ -32,7 +32,7 @@ from functools import lru_cache
 
 from schedbench.errors import UserInputError
 from schedbench.heuristics.pcmax import improve, lpt, multifit
-from schedbench.metrics.pcmax_bounds import lower_bound
+from schedbench.metrics.pcmax_bounds import l0, lower_bound
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
 from schedbench.schedule import Schedule, back_to_back
 from schedbench.solvers import settings
@@ -72,12 +72,15 @@ def _makespan(machine_of, lengths) -> int:
 
 
 def upper_bound(lengths: tuple[int, ...], machines: int, lower: int = 0,
-                deadline: float = float("inf")) -> tuple[list[int], str]:
+                deadline: float = float("inf"), rules_until: float = float("inf")) -> tuple[list[int], str]:
     """Best of LPT and MULTIFIT after local search: (machine of each job,
     name). The search is skipped when a rule already meets ``lower`` (with
-    n <= m, LPT always does) and stops at ``deadline``."""
+    n <= m, LPT always does) and stops at ``deadline``; MULTIFIT (ten first
+    fit passes) runs only before ``rules_until``."""
     candidates = []
     for name, rule in (("lpt", lpt), ("multifit", multifit)):
+        if name == "multifit" and time.monotonic() >= rules_until:
+            break
         machine_of = rule(lengths, [0] * machines)[0]
         candidates.append((_makespan(machine_of, lengths), name, machine_of))
         if candidates[-1][0] <= lower:
@@ -172,7 +175,7 @@ def pcmax_optimum(lengths: tuple[int, ...], machines: int, solver: str = "cpsat"
 def _optimum(lengths: tuple[int, ...], machines: int, solver: str, time_limit: float) -> PcmaxSolution:
     began = time.monotonic()
     deadline, search_end = began + time_limit, began + SEARCH_SHARE * time_limit
-    search = _bounds(lengths, machines, began + time_limit / 4)
+    search = _bounds(lengths, machines, began + time_limit / 4, deadline)
     if search.method != "bounds":
         _search(search, solver, search_end)
     if search.claimed > search.lower:
@@ -180,11 +183,12 @@ def _optimum(lengths: tuple[int, ...], machines: int, solver: str, time_limit: f
     return search.answer()
 
 
-def _bounds(lengths: tuple[int, ...], machines: int, improve_until: float) -> _Search:
+def _bounds(lengths: tuple[int, ...], machines: int, improve_until: float, rules_until: float) -> _Search:
     """The engine's start: the lower bound and the best heuristic schedule
-    (local search until ``improve_until``); method "bounds" when they meet."""
+    (local search until ``improve_until``, MULTIFIT before ``rules_until``);
+    method "bounds" when they meet."""
     lower, name = lower_bound(lengths, machines)
-    best, heuristic = upper_bound(lengths, machines, lower, improve_until)
+    best, heuristic = upper_bound(lengths, machines, lower, improve_until, rules_until)
     search = _Search(lengths, machines, best, _makespan(best, lengths), heuristic, lower, (name,))
     if search.lower >= search.upper:
         search.method = "bounds"
@@ -197,13 +201,14 @@ def pcmax_optima(problems: list[tuple[tuple[int, ...], int]], solver: str, time_
     search) are answered first; the others then share the budget, each an
     equal share of what is left, so the time one does not use goes to the
     next; those still open get further rounds while the time left allows
-    ``MIN_ROUND`` seconds each."""
+    ``MIN_ROUND`` seconds each. Problems the budget does not reach (a trace
+    of millions of jobs) get LPT's schedule and L0, unproven."""
     deadline = time.monotonic() + time_limit
     out: list[PcmaxSolution | None] = []
     for lengths, machines in problems:
         known = _PROVEN.get((lengths, machines, solver))
-        if known is None and solver in BACKENDS:
-            start = _bounds(lengths, machines, improve_until=0.0)
+        if known is None and solver in BACKENDS and time.monotonic() < deadline:
+            start = _bounds(lengths, machines, improve_until=0.0, rules_until=deadline)
             known = start.answer() if start.method == "bounds" else None
         out.append(known)
     hard = [i for i, found in enumerate(out) if found is None]
@@ -211,6 +216,9 @@ def pcmax_optima(problems: list[tuple[tuple[int, ...], int]], solver: str, time_
     while hard:
         asked = []
         for done, i in enumerate(hard):
+            if time.monotonic() >= deadline:
+                out[i] = out[i] or _unreached(*problems[i])
+                continue
             share = max(deadline - time.monotonic(), 0.01) / (len(hard) - done)
             if share > given[i]:  # asking again with no more time than before cannot do better
                 given[i] = share
@@ -221,6 +229,13 @@ def pcmax_optima(problems: list[tuple[tuple[int, ...], int]], solver: str, time_
         if not asked or deadline - time.monotonic() < MIN_ROUND * len(hard):
             break
     return out
+
+
+def _unreached(lengths: tuple[int, ...], machines: int) -> PcmaxSolution:
+    """A problem the budget did not reach: LPT's schedule and L0, the bounds that cost O(n log n)."""
+    machine_of = lpt(lengths, [0] * machines)[0]
+    return _Search(lengths, machines, machine_of, _makespan(machine_of, lengths), "lpt", l0(lengths, machines),
+                   ("L0",)).answer()
 
 
 def _search(search: _Search, solver: str, stop_at: float) -> None:

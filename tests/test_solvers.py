@@ -258,3 +258,25 @@ def test_l1_is_the_sum_of_the_k_plus_1_shortest_of_the_km_plus_1_longest_and_lin
     began = time.monotonic()
     assert l1(lengths, 1) == sum(lengths)
     assert time.monotonic() - began < 2
+
+
+def test_pcmax_optima_keeps_its_budget_when_there_are_too_many_problems():
+    """A trace's thousands of campaigns: those the budget does not reach get
+    LPT and L0, unproven unless they meet, instead of running every
+    problem's bounds and MULTIFIT past the limit."""
+    import time
+
+    from schedbench.solvers.pcmax import pcmax_optima
+
+    rng = random.Random(11)
+    problems = [(tuple(rng.randint(1, 1000) for _ in range(5000)), 97) for _ in range(60)]
+    began = time.monotonic()
+    found = pcmax_optima(problems, "portfolio", 0.3)
+    assert time.monotonic() - began < 2.5
+    assert len(found) == 60 and all(f.bound <= f.makespan for f in found)
+    assert any(not f.optimal for f in found)
+    for (lengths, machines), f in zip(problems, found):
+        loads = [0] * machines
+        for q, p in zip(f.machine, lengths):
+            loads[q] += p
+        assert max(loads) == f.makespan
