@@ -1,10 +1,12 @@
 """Whole-command cost at trace scale: convert, simulate, validate, metrics.
 
     python -m schedbench.bench.trace_scale [--sizes 10000 100000 1000000] [--traces] [--out FILE]
+        [--results run.jsonl]    # one line per finished command pair; a rerun skips those done
 
 Per size, a seeded synthetic SWF trace (``synthetic_trace``) is converted
 with ``schedbench generate swf`` (campaigns) and ``generate mosp-swf``
-(8 organizations), then every campaign and MOSP heuristic runs as
+(8 organizations, or as many user groups as the trace has), then every
+campaign and MOSP heuristic runs as
 ``schedbench heuristic H FILE --json --no-schedule``: the simulation, the
 validator, the exact references its metrics need (``--time-limit`` each)
 and the metrics. Every command is its own process, so its wall time and
@@ -27,7 +29,8 @@ from pathlib import Path
 
 import numpy as np
 
-from schedbench.bench.results_log import write_generated
+from schedbench.bench.results_log import append_row, resume, write_generated
+from schedbench.instances.swf import read_swf
 
 TRACES = Path(__file__).resolve().parents[2] / "shared" / "traces"
 CAMPAIGN = ("fcfs", "faircamp", "ostrich")
@@ -64,17 +67,22 @@ def measured(command: list[str]) -> tuple[float, float]:
     return elapsed, usage.ru_maxrss / 1024
 
 
-def runs(label: str, jobs: int, trace: Path, work: Path, time_limit: float):
-    """One row per (family, heuristic): the conversion's cost, then the heuristic's."""
+def runs(label: str, jobs: int, trace: Path, work: Path, time_limit: float, done: set):
+    """One row per (family, heuristic) not in ``done``: the conversion's cost, then the heuristic's."""
     schedbench = [str(Path(sys.executable).with_name("schedbench"))]
+    groups = len({job.group for job in read_swf(trace)[1] if job.group >= 0})   # mosp-swf's organizations
     for family, convert, heuristics in (("campaign", ["swf"], CAMPAIGN),
-                                        ("mosp", ["mosp-swf", "--organizations", str(ORGANIZATIONS)], MOSP)):
-        instance = work / f"{label}-{family}.json"
+                                        ("mosp", ["mosp-swf", "--organizations", str(min(ORGANIZATIONS, groups))],
+                                         MOSP)):
+        todo = [name for name in heuristics if (label, family, name) not in done]
+        if not todo:
+            continue
+        instance = work / f"{label.replace(' ', '-')}-{family}.json"
         convert_s, convert_mb = measured(schedbench + ["generate", *convert, "--trace", str(trace), "-o", str(instance)])
         if not jobs:   # a real trace: its jobs as converted (a q-processor job is q jobs)
             data = json.loads(instance.read_text())
             jobs = sum(len(c["jobs"]) for u in data["users"] for c in u["campaigns"])
-        for name in heuristics:
+        for name in todo:
             seconds, peak = measured(schedbench + ["heuristic", name, str(instance), "--json", "--no-schedule",
                                                   "--time-limit", str(time_limit)])
             yield {"input": label, "jobs": jobs, "family": family, "heuristic": name, "convert_s": convert_s,
@@ -108,8 +116,14 @@ def main() -> None:
     parser.add_argument("--traces", action="store_true", help="also the SWF traces of shared/traces at full size")
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per exact reference a metric needs")
     parser.add_argument("--out", type=Path, help="write the table here, headed by the command")
+    parser.add_argument("--results", type=Path, help="JSON lines of finished rows; resumed from if present")
     args = parser.parse_args()
-    rows = []
+    labels = [f"synthetic {jobs:,}" for jobs in args.sizes]
+    labels += [path.name.split("-")[0] for path in sorted(TRACES.glob("*.swf.gz"))] if args.traces else []
+    wanted = {(label, family, name) for label in labels
+              for family, names in (("campaign", CAMPAIGN), ("mosp", MOSP)) for name in names}
+    rows = resume(args.results, wanted, key=lambda row: (row["input"], row["family"], row["heuristic"]))
+    done = {(row["input"], row["family"], row["heuristic"]) for row in rows}
     with tempfile.TemporaryDirectory() as folder:
         work = Path(folder)
         inputs = []
@@ -120,9 +134,9 @@ def main() -> None:
         if args.traces:
             inputs += [(path.name.split("-")[0], 0, path) for path in sorted(TRACES.glob("*.swf.gz"))]
         for label, jobs, trace in inputs:
-            for row in runs(label.replace(" ", "-"), jobs, trace, work, args.time_limit):
-                row["input"] = label
+            for row in runs(label, jobs, trace, work, args.time_limit, done):
                 rows.append(row)
+                append_row(args.results, row)
                 print(f"{row['input']} {row['family']} {row['heuristic']}: {row['seconds']:.1f} s, "
                       f"{row['peak_mb']:.0f} MB", file=sys.stderr)
     text = table(rows)

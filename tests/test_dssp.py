@@ -159,7 +159,7 @@ def test_claim_checks_catch_violations_and_shrink(tmp_path):
     assert theorem1("lcpf")(case).holds and paper_bound(case).holds
     case.optimum = 10 * len(unit.jobs)  # cached_property: the planted value wins
     assert not theorem1("lcpf")(case).holds and not paper_bound(case).holds
-    tallies = run(instances(24, seed=3), out_dir=tmp_path)
+    tallies = run(instances(12, seed=3), out_dir=tmp_path)
     assert all(t.violations == 0 and t.tried for t in tallies) and not list(tmp_path.iterdir())
 
     def too_many_jobs(inst) -> bool:  # a stand-in violation: shrinking must keep it and reach a minimum

@@ -35,7 +35,7 @@ def small_params(tmp_path_factory) -> dict[str, dict]:
     three.write_text(json.dumps(instance_to_json(make["three-partition"](seed=0, triples=2, bound=20))))
     dssp.write_text(json.dumps(instance_to_json(make["dssp-small"](seed=0))))
     return {
-        "pcmax-uniform": {"jobs": 6, "machines": 2},
+        "pcmax-uniform": {"jobs": 6, "machines": 2}, "pcmax-planted": {"jobs": 12, "machines": 3},
         "faircamp": {"users": 3, "jobs": 40, "machines": 3},
         "ostrich": {"users": 3, "jobs": 40, "machines": 4},
         "small": {"users": [1, 2]},

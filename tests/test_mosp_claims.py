@@ -59,7 +59,7 @@ def test_ledger_finds_the_false_claims_and_saves_them(tmp_path):
     items = [figure1(3, "sum_ci"), figure1(4, "cmax"), STRETCH_EXT]
     items += [random_small(s, organizations=(2, 4), machines=(1, 1), jobs=(1, 5), length=(1, 9),
                            local_objective=("cmax", "sum_ci")[s % 2],
-                           selfish=bool(s // 2 % 2)) for s in range(40)]
+                           selfish=bool(s // 2 % 2)) for s in range(20)]
     tallies = {t.claim.key: t for t in run(items, out_dir=tmp_path)}
     failing = {key for key, t in tallies.items() if t.violations}
     assert failing == {"mosp.fig1c.sum_ci", "mosp.stretch.ext"}
