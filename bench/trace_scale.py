@@ -18,7 +18,6 @@ sizes (least squares).
 """
 
 import argparse
-import json
 import os
 import random
 import subprocess
@@ -30,7 +29,6 @@ from pathlib import Path
 import numpy as np
 
 from schedbench.bench.results_log import append_row, resume, write_generated
-from schedbench.instances.swf import read_swf
 
 TRACES = Path(__file__).resolve().parents[2] / "shared" / "traces"
 CAMPAIGN = ("fcfs", "faircamp", "ostrich")
@@ -70,7 +68,8 @@ def measured(command: list[str]) -> tuple[float, float]:
 def runs(label: str, jobs: int, trace: Path, work: Path, time_limit: float, done: set):
     """One row per (family, heuristic) not in ``done``: the conversion's cost, then the heuristic's."""
     schedbench = [str(Path(sys.executable).with_name("schedbench"))]
-    groups = len({job.group for job in read_swf(trace)[1] if job.group >= 0})   # mosp-swf's organizations
+    groups = _child_count("from schedbench.instances.swf import read_swf; import sys; "
+                          "print(len({j.group for j in read_swf(sys.argv[1])[1] if j.group >= 0}))", trace)
     for family, convert, heuristics in (("campaign", ["swf"], CAMPAIGN),
                                         ("mosp", ["mosp-swf", "--organizations", str(min(ORGANIZATIONS, groups))],
                                          MOSP)):
@@ -80,13 +79,22 @@ def runs(label: str, jobs: int, trace: Path, work: Path, time_limit: float, done
         instance = work / f"{label.replace(' ', '-')}-{family}.json"
         convert_s, convert_mb = measured(schedbench + ["generate", *convert, "--trace", str(trace), "-o", str(instance)])
         if not jobs:   # a real trace: its jobs as converted (a q-processor job is q jobs)
-            data = json.loads(instance.read_text())
-            jobs = sum(len(c["jobs"]) for u in data["users"] for c in u["campaigns"])
+            jobs = _child_count("import json, sys; d = json.load(open(sys.argv[1])); "
+                                "print(sum(len(c['jobs']) for u in d['users'] for c in u['campaigns']))", instance)
         for name in todo:
             seconds, peak = measured(schedbench + ["heuristic", name, str(instance), "--json", "--no-schedule",
                                                   "--time-limit", str(time_limit)])
             yield {"input": label, "jobs": jobs, "family": family, "heuristic": name, "convert_s": convert_s,
                    "convert_mb": convert_mb, "seconds": seconds, "peak_mb": peak}
+
+
+def _child_count(code: str, path: Path) -> int:
+    """A count over a trace or an instance (its user groups, its jobs), made in
+    a child process: a child starts with its parent's resident pages, so a
+    parent that had read a 12-million-job file would raise every later
+    command's measured peak."""
+    return int(subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True,
+                              check=True).stdout)
 
 
 def exponent(rows: list[dict], family: str, name: str) -> float | None:
