@@ -20,6 +20,7 @@ from typing import Any
 
 from schedbench.bench import analysis, plots, tables
 from schedbench.bench.store import canonical
+from schedbench.bench.statements import verdict_rows
 
 STYLE = """
 body { font-family: sans-serif; margin: 2em auto; max-width: 1200px; color: #222; line-height: 1.4; }
@@ -123,9 +124,9 @@ def _results(view: analysis.StoreView, experiment: str | None, out: Path) -> str
 
 def _statements(drawn_all: list[tuple[dict, plots.Drawn]]) -> str:
     """The papers' statements about the figures, each with its verdict on the numbers drawn."""
-    rows = [[f"<code>{escape(r['claim'])}</code>", escape(drawn.csv.stem), escape(r["text"]),
+    rows = [[f"<code>{escape(r['claim'])}</code>", escape(r["figure"]), escape(r["text"]),
              (f"<span class=\"error\">{r['verdict']}</span>" if r["verdict"] == "violated" else escape(r["verdict"])),
-             escape(r["detail"])] for _, drawn in drawn_all for r in drawn.statements]
+             escape(r["detail"])] for r in verdict_rows(drawn_all)]
     return _table(["claim", "figure", "the paper says", "verdict", "numbers read"], rows,
                   "The papers' statements about these figures, checked on the numbers drawn") if rows else ""
 

@@ -85,6 +85,13 @@ def verdicts(spec: dict, shown: list[dict[str, Any]], tests: list[dict[str, Any]
              **CHECKS[s["test"]](s, curves, xs, {r["x"]: r for r in tests})} for s in spec.get("statements", [])]
 
 
+def verdict_rows(drawn_figures) -> list[dict[str, Any]]:
+    """Every statement of the drawn figures (``plots.Drawn``, as ``(spec, drawn)``
+    pairs), with the figure it reads: the rows of the report's and ``plot
+    --statements``'s tables."""
+    return [{"figure": drawn.csv.stem, **r} for _, drawn in drawn_figures for r in drawn.statements]
+
+
 def _verdict(ok: bool, detail: str) -> dict[str, str]:
     return {"verdict": HOLDS if ok else VIOLATED, "detail": detail}
 

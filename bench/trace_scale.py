@@ -56,26 +56,28 @@ def synthetic_trace(path: Path, jobs: int, seed: int = 0) -> None:
 
 def measured(command: list[str]) -> tuple[float, float]:
     """(wall seconds, peak resident MB) of one command run to completion."""
-    began = time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
-    elapsed = time.perf_counter() - began
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"{' '.join(command)} failed: {child.stderr.read().decode()[-500:]}")
+    with tempfile.TemporaryFile() as errors:   # a pipe could fill and block the child before it exits
+        began = time.perf_counter()
+        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=errors)
+        _, status, usage = os.wait4(child.pid, 0)
+        elapsed = time.perf_counter() - began
+        if os.waitstatus_to_exitcode(status) != 0:
+            errors.seek(0)
+            raise RuntimeError(f"{' '.join(command)} failed: {errors.read().decode()[-500:]}")
     return elapsed, usage.ru_maxrss / 1024
 
 
 def runs(label: str, jobs: int, trace: Path, work: Path, time_limit: float, done: set):
     """One row per (family, heuristic) not in ``done``: the conversion's cost, then the heuristic's."""
     schedbench = [str(Path(sys.executable).with_name("schedbench"))]
-    groups = _child_count("from schedbench.instances.swf import read_swf; import sys; "
-                          "print(len({j.group for j in read_swf(sys.argv[1])[1] if j.group >= 0}))", trace)
-    for family, convert, heuristics in (("campaign", ["swf"], CAMPAIGN),
-                                        ("mosp", ["mosp-swf", "--organizations", str(min(ORGANIZATIONS, groups))],
-                                         MOSP)):
+    for family, convert, heuristics in (("campaign", ["swf"], CAMPAIGN), ("mosp", ["mosp-swf"], MOSP)):
         todo = [name for name in heuristics if (label, family, name) not in done]
         if not todo:
             continue
+        if family == "mosp":   # as many organizations as the trace has user groups, at most ORGANIZATIONS
+            groups = _child_count("from schedbench.instances.swf import read_swf; import sys; "
+                                  "print(len({j.group for j in read_swf(sys.argv[1])[1] if j.group >= 0}))", trace)
+            convert = [*convert, "--organizations", str(min(ORGANIZATIONS, groups))]
         instance = work / f"{label.replace(' ', '-')}-{family}.json"
         convert_s, convert_mb = measured(schedbench + ["generate", *convert, "--trace", str(trace), "-o", str(instance)])
         if not jobs:   # a real trace: its jobs as converted (a q-processor job is q jobs)

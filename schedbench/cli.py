@@ -122,7 +122,7 @@ def _schedule_options(path: str | None, omit: bool) -> None:
 
 def _schedule_field(build, path: str | None, omit: bool):
     """What the output's "schedule" holds: the schedule JSON (``build()``),
-    the file it was written to, or null; a schedule left out is never built."""
+    the file it was written to, or null; ``build`` runs only for a schedule kept."""
     if omit:
         return None
     data = build()

@@ -80,6 +80,7 @@ def test_planted_pcmax_instances_fill_every_machine_exactly():
     engine proving C itself (the optimum by construction)."""
     from schedbench.errors import InstanceError
     from schedbench.instances.pcmax import planted
+    from schedbench.schedule import Schedule
     from schedbench.solvers.pcmax import pcmax_optimum
 
     inst = planted(3, jobs=61, machines=12, low=1, high=100)
@@ -89,5 +90,6 @@ def test_planted_pcmax_instances_fill_every_machine_exactly():
     assert instance_to_json(planted(4, jobs=61, machines=12)) != instance_to_json(inst)
     found = pcmax_optimum(inst.jobs, inst.machines, "portfolio", 10.0)
     assert found.optimal and found.makespan == capacity
+    assert validate(inst, Schedule(found.machine, found.start)) == []
     with pytest.raises(InstanceError, match="jobs"):
         planted(0, jobs=5, machines=6)

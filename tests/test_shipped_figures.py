@@ -20,6 +20,7 @@ import pytest
 from schedbench.bench import plots
 from schedbench.bench.cells import run_task
 from schedbench.bench.experiment import load
+from schedbench.bench.store import canonical
 
 EXPERIMENTS = sorted((Path(__file__).resolve().parents[1] / "bench" / "experiments").glob("*.toml"))
 
@@ -36,16 +37,10 @@ def stand_in_rows(experiment) -> list[dict]:
             if kind not in ran:
                 [ran[kind]] = run_task(replace(task, cells=(cell,)))
             rows.append({**ran[kind], "cell_id": cell.cell_id, "algorithm": cell.algorithm,
-                         "options": plots_json(cell.options), "params": plots_json(spec.params),
-                         "size": plots_json(spec.size), "seed": spec.seed,
-                         "instance_hash": f"{spec.generator}/{plots_json(spec.params)}/{spec.seed}"})
+                         "options": canonical(cell.options), "params": canonical(spec.params),
+                         "size": canonical(spec.size), "seed": spec.seed,
+                         "instance_hash": f"{spec.generator}/{canonical(spec.params)}/{spec.seed}"})
     return rows
-
-
-def plots_json(value) -> str:
-    from schedbench.bench.store import canonical
-
-    return canonical(value)
 
 
 @pytest.mark.parametrize("path", [p for p in EXPERIMENTS if "[[figure]]" in p.read_text()], ids=lambda p: p.stem)

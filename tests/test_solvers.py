@@ -276,7 +276,7 @@ def test_pcmax_optima_keeps_its_budget_when_there_are_too_many_problems():
     assert len(found) == 60 and all(f.bound <= f.makespan for f in found)
     assert any(not f.optimal for f in found)
     for (lengths, machines), f in zip(problems, found):
-        loads = [0] * machines
-        for q, p in zip(f.machine, lengths):
-            loads[q] += p
-        assert max(loads) == f.makespan
+        instance = PcmaxInstance(machines, lengths)
+        schedule = Schedule(f.machine, f.start)
+        assert validate(instance, schedule) == []
+        assert max(s + p for s, p in zip(f.start, lengths)) == f.makespan

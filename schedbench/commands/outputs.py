@@ -80,20 +80,22 @@ def figures(store, experiment, out, statements_file) -> None:
     (the paper's readings of it). This is what "plot STORE" runs."""
     from schedbench.bench.analysis import read_store
     from schedbench.bench.plots import draw_all, figure_rows, figure_specs
+    from schedbench.bench.statements import verdict_rows
 
     view = read_store(store, experiment)
     specs = figure_specs(view.runs, experiment)
     if not specs:
         raise UserInputError("STORE", "no [[figure]] table in the experiments run into this store"
                                       + (f" (experiment {experiment})" if experiment else ""))
-    table = ["| figure | claim | the paper says | verdict | numbers read |", "|---|---|---|---|---|"]
-    for _, drawn in draw_all(specs, figure_rows(view.rows), Path(out), view.runs, view.members):
+    drawn_all = draw_all(specs, figure_rows(view.rows), Path(out), view.runs, view.members)
+    for _, drawn in drawn_all:
         click.echo(" ".join(str(p) for p in drawn.paths))
         for statement in drawn.statements:
             click.echo(f"  {statement['claim']}: {statement['verdict']} ({statement['detail']})")
-            table.append(f"| {drawn.csv.stem} | {statement['claim']} | {statement['text']} | {statement['verdict']} | "
-                         f"{statement['detail']} |")
     if statements_file:
+        table = ["| figure | claim | the paper says | verdict | numbers read |", "|---|---|---|---|---|"]
+        table += [f"| {r['figure']} | {r['claim']} | {r['text']} | {r['verdict']} | {r['detail']} |"
+                  for r in verdict_rows(drawn_all)]
         Path(statements_file).write_text("\n".join(table) + "\n")
 
 
