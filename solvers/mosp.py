@@ -186,9 +186,11 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     bound (LB, or the relaxation's) and the incumbent's makespan: C, C + 1,
     ... is decided with the makespan capped at C (a tight cap shrinks every
     start window, so refutations are quick), and the first feasible C is
-    optimal. CP-SAT gives each cap a tenth of the time; when one stays
-    undecided it minimises over the whole gap instead, which its own search
-    crosses faster when the gap is wide (selfishness, sum_ci).
+    optimal. CP-SAT gives the first cap (the certified bound, feasible
+    whenever the bound is tight, and then the only way to a proof without a
+    refutation) a quarter of the time and each further cap a tenth; when one
+    stays undecided it minimises over the whole gap instead, which its own
+    search crosses faster when the gap is wide (selfishness, sum_ci).
 
     The search's refutations are claims: the last one (the cap just below
     the answer) is asked again by an independent method before the answer
@@ -217,13 +219,14 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     certified, proof = (formula, ("LB",)) if formula >= relaxed.bound else (relaxed.bound, relaxed.proof)
     method = "bounds" if certified > upper else "model"
     search_end = began + SEARCH_SHARE * time_limit
-    per_cap = time_limit / 10 if solver == "cpsat" else time_limit
-    claimed, schedule, settled = _increasing_caps(spec, decide, certified, upper, search_end, best, per_cap)
+    per_cap = (time_limit / 4, time_limit / 10) if solver == "cpsat" else (time_limit, time_limit)
+    claimed, schedule, settled = _increasing_caps(spec, decide, certified, upper, search_end, best, *per_cap)
     if not settled and solver == "cpsat" and time.monotonic() < search_end:  # the MILP's cap had all the time
         if claimed < upper:
             claimed, schedule = _minimise(spec, decide, claimed, upper, search_end, schedule)
         else:
-            claimed, schedule, _ = _increasing_caps(spec, decide, claimed, upper, search_end, schedule, time_limit)
+            claimed, schedule, _ = _increasing_caps(spec, decide, claimed, upper, search_end, schedule, time_limit,
+                                                    time_limit)
     value = None if schedule is None else makespan(instance, schedule)
     target = upper if value is None else value - 1  # the cap whose refutation makes the answer
     if claimed > certified and min(claimed - 1, target) >= certified:
@@ -259,13 +262,16 @@ def _minimise(spec, decide, lower: int, upper: int, deadline: float, best):
     return (makespan(spec.instance, schedule) if outcome.status == OPTIMAL else max(lower, outcome.bound)), schedule
 
 
-def _increasing_caps(spec, decide, lower: int, upper: int, deadline: float, best, per_cap: float):
-    """C = lower, lower + 1, ... decided in turn, each within ``per_cap``
-    seconds: the first feasible C is optimal if every refutation holds.
+def _increasing_caps(spec, decide, lower: int, upper: int, deadline: float, best, first_cap: float, per_cap: float):
+    """C = lower, lower + 1, ... decided in turn, the first within
+    ``first_cap`` seconds and each further one within ``per_cap``: the first
+    feasible C is optimal if every refutation holds.
     Returns (claimed lower bound, best schedule, settled), unsettled when a
     cap was left undecided."""
+    budget = first_cap
     while lower <= upper and time.monotonic() < deadline:
-        outcome = decide(spec, lower, min(per_cap, deadline - time.monotonic()))
+        outcome = decide(spec, lower, min(budget, deadline - time.monotonic()))
+        budget = per_cap
         if outcome.status == INFEASIBLE:
             lower += 1
         elif outcome.solution is not None:
@@ -279,3 +285,4 @@ def _schedule(spec, solution: list[int]) -> Schedule:
     """The models' solution: machines, then starts."""
     n = len(spec.instance.lengths)
     return Schedule(tuple(solution[:n]), tuple(solution[n:]))
+
