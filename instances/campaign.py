@@ -129,5 +129,14 @@ def _swf(trace: str, gap: Natural = 1200, machines: Count | None = None,
     return campaigns_from_swf(trace, gap=gap, machines=machines, max_jobs=max_jobs)
 
 
+def search_start(rng: random.Random, limits) -> CampaignInstance:
+    """A start for ``schedbench worst``: 1-3 users of 1-3 campaigns, releases and think times in a third."""
+    timed = rng.random() < 1 / 3
+    jobs = max(1, min(3, limits.max_jobs // 3))
+    return random_small(rng.randrange(1 << 30), users=(1, 3), campaigns=(1, 3), jobs=(1, jobs),
+                        length=(1, limits.max_value), machines=limits.machines or (1, 3),
+                        release=(0, 3 if timed else 0), think=(0, 3 if timed else 0))
+
+
 GENERATORS = {"faircamp": generator(_faircamp), "ostrich": generator(_ostrich), "small": generator(random_small),
               "unit-campaigns": generator(unit_campaigns), "fcfs-trap": generator(fcfs_trap), "swf": generator(_swf)}

@@ -344,6 +344,13 @@ def max_critical_path_workload(seed: int, max_cpl: Fraction, reward: Reward = "s
     return replace(inst, name=f"dssp-maxcpl-{max_cpl}-s{seed}".replace("/", "_"), meta=meta)
 
 
+def search_start(rng: random.Random, limits) -> DsspInstance:
+    """A start for ``schedbench worst``: a small workload, unit or size rewards drawn."""
+    return small_workload(rng.randrange(1 << 30), processors=limits.machines or (2, 4),
+                          jobs=(2, max(2, min(8, limits.max_jobs // 2))), length=(1, min(6, limits.max_value)),
+                          reward=rng.choice(("unit", "size")))
+
+
 GENERATORS = {"dssp-standard": generator(standard_workload), "dssp-t1": generator(fixed_stages),
               "dssp-t2": generator(_t2), "dssp-maxcpl": generator(max_critical_path_workload),
               "dssp-small": generator(small_workload), "dssp-scaled": generator(scaled_workload)}

@@ -27,4 +27,10 @@ def random_knapsack(seed: int, items: Count = 10, weight: Range = (1, 20), profi
     return KnapsackInstance(capacity, drawn, f"knapsack-random-n{items}-s{seed}", meta)
 
 
+def search_start(rng: random.Random, limits) -> KnapsackInstance:
+    """A start for ``schedbench worst``: 2 to max-jobs items."""
+    return random_knapsack(rng.randrange(1 << 30), items=rng.randint(min(2, limits.max_jobs), limits.max_jobs),
+                           weight=(1, limits.max_value), profit=(1, limits.max_value))
+
+
 GENERATORS = {"knapsack-random": generator(random_knapsack)}

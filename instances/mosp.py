@@ -233,6 +233,16 @@ def _proven_no(seed: int, triples: Annotated[int, 2] = 3, bound: Bound = 40,
     return proven_no_three_partition(triples, bound, seed, time_limit=time_limit)
 
 
+def search_start(rng: random.Random, limits) -> MospInstance:
+    """A start for ``schedbench worst``: organizations of one machine each, local
+    objective and selfishness drawn (moves never change them)."""
+    organizations = rng.randint(*(limits.machines or (2, 4)))
+    jobs = max(1, min(6, limits.max_jobs // organizations))
+    return random_small(rng.randrange(1 << 30), organizations=(organizations, organizations), machines=(1, 1),
+                        jobs=(1, jobs), length=(1, limits.max_value),
+                        local_objective=rng.choice(("cmax", "sum_ci")), selfish=rng.random() < 0.5)
+
+
 GENERATORS = {"mosp-paper": generator(_paper), "mosp-small": generator(random_small), "mosp-swf": generator(_swf),
               "mosp-figure1": generator(_figure1), "mosp-figure2": generator(_figure2),
               "mosp-stretch-tight": generator(_stretch_tight), "mosp-two-jobs": generator(_two_jobs),

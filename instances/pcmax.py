@@ -60,4 +60,11 @@ def read_benchmark_file(path: str | Path) -> PcmaxInstance:
     return PcmaxInstance(m, lengths, Path(path).name, {"source": "lawrinenko"})
 
 
+def search_start(rng: random.Random, limits) -> PcmaxInstance:
+    """A start for ``schedbench worst``: more jobs than machines where the limits allow."""
+    machines = rng.randint(*(limits.machines or (2, 4)))
+    jobs = rng.randint(min(machines + 1, limits.max_jobs), limits.max_jobs)
+    return uniform(rng.randrange(1 << 30), jobs=jobs, machines=machines, high=limits.max_value)
+
+
 GENERATORS = {"pcmax-uniform": generator(uniform), "pcmax-planted": generator(planted)}

@@ -337,5 +337,11 @@ def _swf(trace: str, max_jobs: Count | None = None, chains: bool = False, gap: N
     return workflows_from_swf(trace, max_jobs, chains, gap)
 
 
+def search_start(rng: random.Random, limits) -> WorkflowInstance:
+    """A start for ``schedbench worst``: a small workload within the limits."""
+    return small_workload(rng.randrange(1 << 30), jobs=(1, 3), tasks=(1, max(1, min(4, limits.max_jobs // 3))),
+                          exec_range=(1, limits.max_value), clusters=limits.machines or (1, 3))
+
+
 GENERATORS = {"workflow-synthetic": generator(synthetic_workload), "workflow-small": generator(small_workload),
               "workflow-swf": generator(_swf), "starvation-stream": generator(starvation_stream)}

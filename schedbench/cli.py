@@ -78,12 +78,6 @@ def _default(value) -> str:
     return "[" + ",".join(map(str, value)) + "]" if isinstance(value, tuple) else str(value)
 
 
-def _claims_help() -> list[str]:
-    from schedbench import families
-
-    return [("ledgers", ", ".join(f for f in families.names() if families.ledger(f)))]
-
-
 def _value(text: str):
     """A value written on the command line, read as TOML reads it (5, 0.2,
     [1, 3], true); anything else is the string itself ("6/5", "lpt", a path)."""
@@ -308,42 +302,6 @@ def _generator_parameters(args: list[str]) -> dict:
             out[name] = True
         index += 1
     return out
-
-
-@cli.command(cls=_RegistryCommand, registry_help=_claims_help)
-@click.argument("family")
-@click.option("--instances", "count", type=click.IntRange(min=0), default=1000, show_default=True,
-              help="Random small instances (the papers' constructions are added; mosp: and Theorem 2's reductions).")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--solver", default="cpsat", show_default=True, type=click.Choice(["cpsat", "milp"]))
-@click.option("--time-limit", type=float, default=20.0, show_default=True, help="Seconds per exact solve.")
-@click.option("--out", type=click.Path(file_okay=False), default="counterexamples", show_default=True,
-              help="Where shrunk counterexamples are saved.")
-def claims(family, count, seed, solver, time_limit, out) -> None:
-    """Check every claim of FAMILY's papers against exact optima; print the ledger.
-
-    Each violation is shrunk to a smallest instance that still violates and
-    saved as an instance file under --out. ("bounds" is the same command.)
-    """
-    from tqdm import tqdm
-
-    from schedbench import families
-    from schedbench.claims import table
-
-    ledger = families.ledger(family)
-    if ledger is None:
-        with_ledger = [f for f in families.names() if families.ledger(f)]
-        raise UserInputError("FAMILY", f"no claims ledger for {family!r} (known: {', '.join(with_ledger)})")
-    items = list(ledger.instances(count, seed))
-    with tqdm(total=len(items), desc="instances", unit="inst", file=sys.stderr, disable=None) as bar:
-        tallies = ledger.run(items, solver, time_limit, Path(out), progress=bar.update)
-    click.echo(getattr(ledger, "report", table)(tallies))  # a ledger may add its own tables
-    for t in tallies:
-        for path in t.counterexamples[:3]:
-            click.echo(f"{t.claim.key}: counterexample {path}")
-
-
-cli.add_command(claims, name="bounds")
 
 
 def _default_objective(instance) -> str:

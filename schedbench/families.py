@@ -9,6 +9,8 @@ in by adding one module per folder, never by editing a shared file:
   maximised, ``MAXIMIZED``;
 - ``schedbench.validator.<family>``: ``check``;
 - ``schedbench.instances.<module>``: ``GENERATORS`` (name -> generator);
+  ``schedbench.instances.<family>`` (optional): ``search_start(rng,
+  limits)``, where the worst-case search starts (``schedbench.worst``);
 - ``schedbench.heuristics.<family>`` (optional): ``HEURISTICS`` and,
   optionally, ``options(instance, raw)`` (raw option values -> keyword
   arguments) and ``violations(instance, schedule, objective, heuristic)``
@@ -38,6 +40,7 @@ from schedbench.errors import UserInputError
 from schedbench.heuristics import module_of, registry
 from schedbench.metrics import Bar
 from schedbench.model import FAMILIES, family_module
+from schedbench.model.fields import Size
 from schedbench.solvers import family_solver
 from schedbench.solvers.settings import DEFAULT_TIME_LIMIT
 from schedbench.schedule import Schedule
@@ -130,6 +133,11 @@ def heuristic_arguments(family: str, name: str, instance, raw: dict) -> dict[str
     except TypeError:
         raise UserInputError("options", f"{name} takes no option {', '.join(sorted(raw))}") from None
     return converted
+
+
+def size(instance) -> Size:
+    """(jobs, machines) as the family counts them (tasks, processors, clusters: see its ``size``)."""
+    return family_module(instance.family).size(instance)
 
 
 def objectives(family: str) -> tuple[str, ...]:

@@ -82,6 +82,18 @@ def test_every_generator_runs_and_is_reproducible(small_params):
         assert json.loads(text)["family"] in FAMILIES
 
 
+def test_sizes_count_jobs_and_machines():
+    make = families.generators()
+    expected = {"pcmax-uniform": (6, 2), "fcfs-trap": (2 + 2 * 3, 2), "mosp-figure1": (2 + 2 * 3, 3),  # two jobs of length N, N - 1 organizations of N unit jobs
+                "knapsack-random": (6, 1), "three-partition": (6, 2)}
+    params = {"pcmax-uniform": {"jobs": 6, "machines": 2}, "fcfs-trap": {"machines": 2, "campaigns": 2, "long": 3},
+              "mosp-figure1": {"organizations": 3}, "knapsack-random": {"items": 6},
+              "three-partition": {"triples": 2, "bound": 20}}
+    for name, size in expected.items():
+        inst = make[name](**params[name], **({"seed": 1} if name != "fcfs-trap" and name != "mosp-figure1" else {}))
+        assert tuple(families.size(inst)) == size, name
+
+
 def test_seeds_change_random_instances():
     make = families.generators()
     for name in ("pcmax-uniform", "small", "mosp-small", "dssp-small", "knapsack-random", "workflow-small"):

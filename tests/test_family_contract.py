@@ -43,7 +43,7 @@ def test_each_folder_holds_the_family(family):
     from importlib import import_module
 
     model = FAMILIES[family]
-    for name in ("FAMILY", "OBJECTIVES", "parse", "to_json", "schedule_to_json", "schedule_from_json"):
+    for name in ("FAMILY", "OBJECTIVES", "parse", "to_json", "size", "schedule_to_json", "schedule_from_json"):
         assert hasattr(model, name), f"model.{family}.{name}"
     assert callable(import_module(f"schedbench.validator.{family}").check)
     solver = family_solver(family)
@@ -54,6 +54,7 @@ def test_each_folder_holds_the_family(family):
         assert hasattr(metrics, name), f"metrics.{family}.{name}"
     if families.heuristics(family):
         assert callable(metrics.summary)
+        assert callable(import_module(f"schedbench.instances.{family}").search_start), "worst needs a search start"
     made = [name for name, make in families.generators().items()
             if inspect.signature(make.__wrapped__).return_annotation.__module__.endswith(f"model.{family}")]
     assert made, f"no generator makes {family} instances"

@@ -44,7 +44,12 @@ def instances(count: int, seed: int) -> Iterator:
                            local_objective=("cmax", "sum_ci")[index % 2], selfish=bool(index // 2 % 2))
 
 
+def case(instance, solver: str = "cpsat", time_limit: float = 20.0) -> MospCase:
+    """One instance with its schedules and optima computed on first use, as every claim here takes it."""
+    return MospCase(instance, solver, time_limit)
+
+
 def run(items: Iterable, solver: str = "cpsat", time_limit: float = 20.0, out_dir: Path | None = None,
         progress=None) -> list[Tally]:
-    return run_ledger(CLAIMS, items, lambda inst: MospCase(inst, solver, time_limit),
+    return run_ledger(CLAIMS, items, lambda inst: case(inst, solver, time_limit),
                       smaller_instances, to_json, out_dir, progress)

@@ -30,9 +30,14 @@ def instances(count: int, seed: int) -> Iterator:
         yield small_workload(seed * 1_000_003 + index)
 
 
+def case(instance, solver: str = "cpsat", time_limit: float = 20.0) -> WorkflowCase:
+    """One instance with its schedules and optima computed on first use, as every claim here takes it."""
+    return WorkflowCase(instance, solver, time_limit)
+
+
 def run(items: Iterable, solver: str = "cpsat", time_limit: float = 20.0, out_dir: Path | None = None,
         progress: Callable[[], object] | None = None) -> list[Tally]:
-    return run_ledger(CLAIMS, items, lambda inst: WorkflowCase(inst, solver, time_limit), smaller_instances,
+    return run_ledger(CLAIMS, items, lambda inst: case(inst, solver, time_limit), smaller_instances,
                       to_json, out_dir, progress)
 
 

@@ -1,7 +1,8 @@
 """Instances: loading, SPEC.md validation and the list of families.
 
 A family is a module of this package with ``FAMILY``, ``OBJECTIVES`` (the
-first is the default), ``parse``, ``to_json``, ``schedule_to_json`` and
+first is the default), ``parse``, ``to_json``, ``size`` (jobs and
+machines, as the family counts them), ``schedule_to_json`` and
 ``schedule_from_json``; it is found by that convention (``schedbench.families``
 says what the other folders hold), so adding one edits nothing here.
 """

@@ -74,6 +74,11 @@ class CampaignInstance:
         return len(self.users)
 
 
+def size(instance: CampaignInstance) -> fields.Size:
+    """Jobs and machines: what a search bounds and a table counts."""
+    return fields.Size(len(instance.lengths), instance.machines)
+
+
 def parse(obj: dict) -> CampaignInstance:
     machines = fields.count(fields.required(obj, "machines", ""), "machines")
     raw_users = fields.json_list(fields.required(obj, "users", ""), "users")

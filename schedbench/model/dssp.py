@@ -85,6 +85,11 @@ class DsspInstance:
         return max((job.critical_path for job in self.jobs), default=0)
 
 
+def size(instance: DsspInstance) -> fields.Size:
+    """Tasks and processors: what a search bounds and a table counts."""
+    return fields.Size(len(instance.lengths), instance.processors)
+
+
 def parse(obj: dict) -> DsspInstance:
     processors = fields.count(fields.required(obj, "processors", ""), "processors")
     deadline = fields.nonnegative(fields.required(obj, "deadline", ""), "deadline")

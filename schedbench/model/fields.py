@@ -4,9 +4,8 @@ JSON booleans, floats and strings are not integers (``True`` is an ``int``
 in Python, so it is rejected explicitly).
 """
 
-from typing import Any
-
 from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 from schedbench.errors import InstanceError
 
@@ -18,6 +17,14 @@ MAX_VALUE = 1 << 40
 MAX_COUNT = 1 << 24
 #: The largest total (work, rewards, weights) of one instance.
 MAX_TOTAL = 1 << 50
+
+
+
+class Size(NamedTuple):
+    """An instance's size in the two counts every family has (``size`` of
+    each family module says what they count there)."""
+    jobs: int
+    machines: int
 
 
 def is_int(value: Any) -> bool:

@@ -52,6 +52,11 @@ class KnapsackInstance:
         return sum(self.items[i].profit for i in selected)
 
 
+def size(instance: KnapsackInstance) -> fields.Size:
+    """Items and one knapsack: what a search bounds and a table counts."""
+    return fields.Size(len(instance.items), 1)
+
+
 def parse(obj: dict) -> KnapsackInstance:
     capacity = fields.nonnegative(fields.required(obj, "capacity", ""), "capacity")
     raw = fields.json_list(fields.required(obj, "items", ""), "items", non_empty=False)

@@ -89,6 +89,11 @@ def _choice(obj: dict, key: str, allowed: tuple[str, ...], default: str | None =
     return value
 
 
+def size(instance: MospInstance) -> fields.Size:
+    """Jobs and machines (all organizations): what a search bounds and a table counts."""
+    return fields.Size(len(instance.lengths), instance.machines)
+
+
 def parse(obj: dict) -> MospInstance:
     raw = fields.json_list(fields.required(obj, "organizations", ""), "organizations")
     organizations = []

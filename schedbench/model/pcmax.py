@@ -26,6 +26,11 @@ class PcmaxInstance:
         return self.jobs
 
 
+def size(instance: PcmaxInstance) -> fields.Size:
+    """Jobs and machines: what a search bounds and a table counts."""
+    return fields.Size(len(instance.jobs), instance.machines)
+
+
 def parse(obj: dict) -> PcmaxInstance:
     machines = fields.count(fields.required(obj, "machines", ""), "machines")
     jobs = fields.json_list(fields.required(obj, "jobs", ""), "jobs")

@@ -34,6 +34,11 @@ class ThreePartitionInstance:
         return len(self.items) // 3
 
 
+def size(instance: ThreePartitionInstance) -> fields.Size:
+    """Numbers and triples (the machines of its mosp reduction): what a search bounds and a table counts."""
+    return fields.Size(len(instance.items), len(instance.items) // 3)
+
+
 def parse(obj: dict) -> ThreePartitionInstance:
     bound = fields.length(fields.required(obj, "bound", ""), "bound")
     raw = fields.json_list(fields.required(obj, "items", ""), "items")

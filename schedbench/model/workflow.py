@@ -222,6 +222,11 @@ def _name(value: Any, where: str) -> str:
     return value
 
 
+def size(instance: WorkflowInstance) -> fields.Size:
+    """Tasks and clusters: what a search bounds and a table counts."""
+    return fields.Size(len(instance.tasks), len(instance.clusters))
+
+
 def parse(obj: dict) -> WorkflowInstance:
     clusters = []
     for c, raw in enumerate(fields.json_list(fields.required(obj, "clusters", ""), "clusters")):

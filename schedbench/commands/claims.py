@@ -1,0 +1,104 @@
+"""``schedbench claims``: the built-in ledgers (``claims FAMILY``) and a
+user's claim file (``claims check FILE.py``)."""
+
+import sys
+from pathlib import Path
+
+import click
+
+from schedbench.commands.worst import machine_range
+from schedbench.errors import UserInputError
+
+
+class _LedgerByDefault(click.Group):
+    """``claims FAMILY ...`` is ``claims ledger FAMILY ...``: the command
+    kept its first form when ``check`` joined it."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and not args[0].startswith("-"):
+            args = ["ledger", *args]
+        return super().parse_args(ctx, args)
+
+
+def _progress(total: int, description: str):
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=description, unit="inst", file=sys.stderr, disable=None)
+
+
+@click.group(cls=_LedgerByDefault)
+def claims() -> None:
+    """Check claims against exact optima: a family's built-in ledger
+    (claims FAMILY, the papers' claims) or your own (claims check FILE.py).
+    ("bounds" is the same command.)"""
+
+
+@claims.command()
+@click.argument("family")
+@click.option("--instances", "count", type=click.IntRange(min=0), default=1000, show_default=True,
+              help="Random small instances (the papers' constructions are added; mosp: and Theorem 2's reductions).")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--solver", default="cpsat", show_default=True, type=click.Choice(["cpsat", "milp"]))
+@click.option("--time-limit", type=float, default=20.0, show_default=True, help="Seconds per exact solve.")
+@click.option("--out", type=click.Path(file_okay=False), default="counterexamples", show_default=True,
+              help="Where shrunk counterexamples are saved.")
+def ledger(family, count, seed, solver, time_limit, out) -> None:
+    """Check every claim of FAMILY's papers against exact optima; print the ledger.
+
+    Each violation is shrunk to a smallest instance that still violates and
+    saved as an instance file under --out.
+    """
+    from schedbench import families
+    from schedbench.claims import table
+
+    module = families.ledger(family)
+    if module is None:
+        with_ledger = [f for f in families.names() if families.ledger(f)]
+        raise UserInputError("FAMILY", f"no claims ledger for {family!r} (known: {', '.join(with_ledger)})")
+    items = list(module.instances(count, seed))
+    with _progress(len(items), "instances") as bar:
+        tallies = module.run(items, solver, time_limit, Path(out), progress=bar.update)
+    click.echo(getattr(module, "report", table)(tallies))  # a ledger may add its own tables
+    _counterexamples(tallies)
+
+
+@claims.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--instances", "count", type=click.IntRange(min=0), default=200, show_default=True,
+              help="Random instances (the file's own instances(count, seed), else the family's search start).")
+@click.option("--search", "search_seconds", type=click.FloatRange(min=0), default=0.0, show_default=True,
+              help="Seconds of adversarial search after them, shared among the claims.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--machines", help="M or A-B: the machines of random and searched instances.")
+@click.option("--max-jobs", type=click.IntRange(min=1), default=12, show_default=True)
+@click.option("--max-value", type=click.IntRange(min=1), default=20, show_default=True)
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="Seconds per exact solve; an instance not proven within it is skipped.")
+@click.option("--out", type=click.Path(file_okay=False), default="counterexamples", show_default=True,
+              help="Where shrunk counterexamples are saved.")
+def check(file, count, search_seconds, seed, machines, max_jobs, max_value, time_limit, out) -> None:
+    """Check the claims of a Python FILE (FAMILY, CLAIMS; see the docs'
+    tutorial) on random and adversarial instances; print the ledger."""
+    from schedbench.claims import table
+    from schedbench.claims.user import check_file, load
+    from schedbench.search import Limits
+
+    claim_file = load(file)
+    limits = Limits(machine_range(machines), max_jobs, max_value)
+    with _progress(count, "instances") as bar:
+        tallies, searched = check_file(claim_file, count, seed, limits, search_seconds, time_limit, Path(out),
+                                       progress=bar.update)
+    click.echo(table(tallies))
+    for key, seen in searched.items():
+        worst = "-" if seen.worst is None else f"{float(seen.worst):.4f}"
+        click.echo(f"{key}: search saw {seen.evaluated} proven instances, worst observed/bound {worst}")
+    _counterexamples(tallies)
+
+
+def _counterexamples(tallies) -> None:
+    for t in tallies:
+        for path in t.counterexamples[:3]:
+            click.echo(f"{t.claim.key}: counterexample {path}")
+
+
+COMMANDS = [claims]

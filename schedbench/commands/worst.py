@@ -1,0 +1,83 @@
+"""``schedbench worst``: the adversarial search for a heuristic's worst ratio."""
+
+import json
+from pathlib import Path
+
+import click
+
+from schedbench.errors import UserInputError
+
+
+def machine_range(text: str | None) -> tuple[int, int] | None:
+    """``M`` (exactly M) or ``A-B`` -> (low, high)."""
+    if text is None:
+        return None
+    low, _, high = text.partition("-")
+    try:
+        bounds = (int(low), int(high or low))
+    except ValueError:
+        raise UserInputError("--machines", f"must be M or A-B (integers), got {text!r}") from None
+    if not 1 <= bounds[0] <= bounds[1]:
+        raise UserInputError("--machines", f"must satisfy 1 <= A <= B, got {text!r}")
+    return bounds
+
+
+@click.command()
+@click.argument("heuristic")
+@click.option("--family", required=True, help="The family whose instances are searched.")
+@click.option("--objective", help="Default: the family's first.")
+@click.option("--machines", help="M (exactly M machines) or A-B; default: the family's start draws them.")
+@click.option("--max-jobs", type=click.IntRange(min=1), default=12, show_default=True,
+              help="At most this many jobs (tasks in dssp and workflow).")
+@click.option("--max-value", type=click.IntRange(min=1), default=20, show_default=True,
+              help="The largest integer a move writes (lengths, times, counts).")
+@click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              help="Seconds of search (the shrinking of the best instance comes after).")
+@click.option("--evaluations", type=click.IntRange(min=1), default=None,
+              help="Stop after this many proven instances (a budget that does not depend on speed).")
+@click.option("--strategy", type=click.Choice(["anneal", "climb", "random"]), default="anneal", show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=5.0, show_default=True,
+              help="Seconds per exact solve; an instance not proven within it is skipped.")
+@click.option("--out", type=click.Path(file_okay=False), help="Save the instance and the search's trajectory here.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def worst(heuristic, family, objective, machines, max_jobs, max_value, budget, evaluations, strategy, seed,
+          time_limit, out, as_json) -> None:
+    """Search for the instance of largest HEURISTIC / OPT (OPT / HEURISTIC
+    where the objective is maximised), using proven optima only; the best
+    one is shrunk to a smallest instance with the same ratio.
+
+    Moves change one integer or drop, duplicate or swap one element of a
+    list of the instance's JSON; deterministic for a seed and a number of
+    --evaluations (a --budget in seconds cuts the same trajectory).
+    """
+    from schedbench import families
+    from schedbench.search import Limits
+    from schedbench.worst import as_json as result_json, worst as run
+
+    objective = objective or families.objectives(family)[0]
+    limits = Limits(machine_range(machines), max_jobs, max_value)
+    found = run(heuristic, family, objective, limits, seed, strategy, budget, evaluations, time_limit)
+    result = result_json(found, heuristic, family, objective)
+    if out is not None:
+        folder = Path(out)
+        folder.mkdir(parents=True, exist_ok=True)
+        stem = f"worst-{family}-{heuristic}-{objective}-s{seed}"
+        if found.data is not None:
+            instance = {**found.data, "name": stem,
+                        "meta": {"worst_of": heuristic, "objective": objective, "ratio": result["ratio"]}}
+            (folder / f"{stem}.json").write_text(json.dumps(instance, indent=1) + "\n")
+        (folder / f"{stem}.search.json").write_text(json.dumps(result, indent=1) + "\n")
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    if found.scored is None:
+        click.echo(f"{heuristic} on {family}/{objective}: no instance proven ({found.skipped} skipped)")
+        return
+    click.echo(f"{heuristic} on {family}/{objective}: worst ratio {found.scored.ratio} "
+               f"({float(found.scored.ratio):.4f}) after {found.evaluated} proven instances "
+               f"({found.skipped} skipped)")
+    click.echo(json.dumps(found.data))
+
+
+COMMANDS = [worst]

@@ -1,0 +1,258 @@
+"""Adversarial search over instances: find the one that maximises a score.
+
+The search works on an instance's SPEC JSON, so it needs nothing from a
+family but its parser, its ``size`` and a start: a move changes one integer
+(a length, a release or think time, a count of machines, a successor), or
+drops, duplicates or swaps an element of one list (a job, a campaign, a
+user, an organization, a task, an edge). A move the family's parser refuses
+(a cycle, an index out of range, a zero length) or that leaves the limits
+is not evaluated. The score is a function of the parsed instance returning
+a ratio, or None where it cannot say (an optimum not proven): such an
+instance is skipped, never guessed.
+
+Strategies: ``random`` (independent starts only: the baseline),
+``climb`` (hill climbing with restarts) and ``anneal`` (simulated
+annealing with restarts, on the logarithm of the ratio). Every run is
+deterministic for its seed and its number of evaluations: a time budget
+cuts the same trajectory shorter or longer.
+"""
+
+import copy
+import hashlib
+import json
+import math
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from schedbench.claims import shrink
+from schedbench.errors import InstanceError, UserInputError
+from schedbench.model import parse_instance
+from schedbench.model.fields import Size
+
+#: Keys a move never touches: the document's identity.
+FIXED_KEYS = frozenset({"family", "format_version", "name", "meta"})
+STRATEGIES = ("anneal", "climb", "random")
+#: Moves without improvement before a chain restarts from a new start.
+PATIENCE = 300
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The instances a search may visit."""
+    machines: tuple[int, int] | None = None  # (low, high) of size().machines; None: any
+    max_jobs: int = 12
+    max_value: int = 20                      # the largest integer a move writes
+
+    def admit(self, size: Size) -> bool:
+        if size.jobs < 1 or size.jobs > self.max_jobs:
+            return False
+        return self.machines is None or self.machines[0] <= size.machines <= self.machines[1]
+
+
+@dataclass(frozen=True)
+class Scored:
+    ratio: Fraction
+    numbers: dict = field(default_factory=dict)
+
+
+@dataclass
+class Found:
+    """A search's answer: the best instance (shrunk), its score, and how it went."""
+    data: dict | None
+    scored: Scored | None
+    evaluated: int = 0          # instances whose score was proven
+    skipped: int = 0            # instances the score could not judge (an optimum not proven)
+    trajectory: list[tuple[int, float, str]] = field(default_factory=list)  # (evaluation, seconds, ratio) per new best
+    unshrunk: dict | None = None
+
+
+Score = Callable[[Any], Scored | None]
+Start = Callable[[random.Random], dict]
+
+
+def digest(data: dict) -> str:
+    """The instance's identity: its JSON without name and meta."""
+    body = {k: v for k, v in data.items() if k not in ("name", "meta")}
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+
+def _slots(data: Any, path: tuple = ()) -> Iterator[tuple[tuple, Any]]:
+    """Every (path, value) below ``data`` that a move may change: integers and lists."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if not path and key in FIXED_KEYS:
+                continue
+            yield from _slots(value, path + (key,))
+    elif isinstance(data, list):
+        yield path, data
+        for index, value in enumerate(data):
+            yield from _slots(value, path + (index,))
+    elif isinstance(data, int) and not isinstance(data, bool):
+        yield path, data
+
+
+def _get(data: Any, path: tuple) -> Any:
+    for key in path:
+        data = data[key]
+    return data
+
+
+def _set(data: Any, path: tuple, value: Any) -> None:
+    _get(data, path[:-1])[path[-1]] = value
+
+
+def mutate(data: dict, rng: random.Random, limits: Limits) -> dict:
+    """One random move (see the module's docstring) on a copy of ``data``."""
+    out = copy.deepcopy(data)
+    slots = list(_slots(out))
+    numbers = [(p, v) for p, v in slots if not isinstance(v, list)]
+    lists = [(p, v) for p, v in slots if isinstance(v, list) and v]
+    move = rng.choice(("nudge", "nudge", "redraw", "copy", "drop", "clone", "swap"))
+    if move in ("nudge", "redraw", "copy") and numbers:
+        path, value = rng.choice(numbers)
+        if move == "nudge":
+            value += rng.choice((-2, -1, 1, 2))
+        elif move == "redraw":
+            value = rng.randint(0, limits.max_value)
+        else:
+            value = rng.choice(numbers)[1]
+        _set(out, path, max(0, min(value, limits.max_value)))
+    elif lists:
+        path, items = rng.choice(lists)
+        i = rng.randrange(len(items))
+        if move == "drop" and len(items) > 1:
+            del items[i]
+        elif move == "clone":
+            items.insert(rng.randrange(len(items) + 1), copy.deepcopy(items[i]))
+        else:
+            j = rng.randrange(len(items))
+            items[i], items[j] = items[j], items[i]
+    return _fresh(out)
+
+
+def _fresh(data: dict) -> dict:
+    """A changed instance keeps no name or meta: what made the start did not make it."""
+    data.pop("name", None)
+    data.pop("meta", None)
+    return data
+
+
+def smaller(data: dict) -> Iterator[dict]:
+    """The shrinking steps, largest first: halve every integer of one list
+    (lengths scaled down keep most ratios), drop one element of a list,
+    lower one integer by one."""
+    slots = list(_slots(data))
+    for path, value in slots:
+        if isinstance(value, list) and any(isinstance(v, int) and not isinstance(v, bool) and v > 1 for v in value):
+            out = copy.deepcopy(data)
+            _set(out, path, [v // 2 if isinstance(v, int) and not isinstance(v, bool) else v for v in value])
+            yield _fresh(out)
+    for path, value in slots:
+        if isinstance(value, list) and len(value) > 1:
+            for i in range(len(value)):
+                out = copy.deepcopy(data)
+                del _get(out, path)[i]
+                yield _fresh(out)
+    for path, value in slots:
+        if not isinstance(value, list) and value > 0:
+            out = copy.deepcopy(data)
+            _set(out, path, value - 1)
+            yield _fresh(out)
+
+
+class Evaluator:
+    """The score of each instance JSON within the limits, cached by digest;
+    counts what it proved and what it skipped."""
+
+    def __init__(self, score: Score, limits: Limits, size: Callable[[Any], Size]):
+        self.score, self.limits, self.size = score, limits, size
+        self.cache: dict[str, Scored | None] = {}
+        self.evaluated = self.skipped = 0
+
+    def __call__(self, data: dict) -> Scored | None:
+        key = digest(data)
+        if key not in self.cache:
+            self.cache[key] = self._score(data)
+        return self.cache[key]
+
+    def _score(self, data: dict) -> Scored | None:
+        try:
+            instance = parse_instance(data)
+        except (InstanceError, UserInputError):
+            return None
+        if not self.limits.admit(self.size(instance)):
+            return None
+        scored = self.score(instance)
+        if scored is None:
+            self.skipped += 1
+        else:
+            self.evaluated += 1
+        return scored
+
+
+def search(start: Start, score: Score, size: Callable[[Any], Size], limits: Limits, seed: int = 0,
+           strategy: str = "anneal", evaluations: int | None = None, budget: float | None = None,
+           shrink_result: bool = True) -> Found:
+    """Maximise ``score`` over instances within ``limits``, from starts drawn
+    by ``start``, until ``evaluations`` proven scores or ``budget`` seconds
+    (whichever comes first); the best instance is then shrunk to a smallest
+    one with a ratio at least as large. With a budget, the search takes
+    three quarters of it and the shrinking the rest (stopping there with the
+    smallest instance reached)."""
+    if strategy not in STRATEGIES:
+        raise UserInputError("--strategy", f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+    if evaluations is None and budget is None:
+        raise UserInputError("--budget", "a search needs a time budget or a number of evaluations")
+    rng = random.Random(seed)
+    evaluate = Evaluator(score, limits, size)
+    began = time.monotonic()
+    end = math.inf if budget is None else began + budget
+    deadline = math.inf if budget is None else began + (0.75 if shrink_result else 1.0) * budget
+    found = Found(None, None)
+    steps = 0
+
+    def more() -> bool:
+        return time.monotonic() < deadline and (evaluations is None or evaluate.evaluated < evaluations) \
+            and steps < 50 * (evaluations or math.inf) + 1000
+
+    def consider(data: dict, scored: Scored | None) -> None:
+        if scored is not None and (found.scored is None or scored.ratio > found.scored.ratio):
+            found.data, found.scored = data, scored
+            found.trajectory.append((evaluate.evaluated, round(time.monotonic() - began, 3), str(scored.ratio)))
+
+    while more():
+        current = start(rng)
+        current_score = evaluate(current)
+        steps += 1
+        consider(current, current_score)
+        if strategy == "random" or current_score is None:
+            continue
+        stale, temperature = 0, 0.05
+        while more() and stale < PATIENCE:
+            candidate = mutate(current, rng, limits)
+            scored = evaluate(candidate)
+            steps += 1
+            if scored is None:
+                stale += 1
+                continue
+            consider(candidate, scored)
+            gain = math.log(scored.ratio / current_score.ratio) if current_score.ratio > 0 < scored.ratio else 0.0
+            if gain > 0:
+                stale = 0
+            else:
+                stale += 1
+            if gain >= 0 or (strategy == "anneal" and rng.random() < math.exp(gain / temperature)):
+                current, current_score = candidate, scored
+            temperature = max(temperature * 0.995, 1e-4)
+    found.evaluated, found.skipped = evaluate.evaluated, evaluate.skipped
+    if found.data is not None and shrink_result:
+        found.unshrunk = found.data
+        best = found.scored.ratio
+        found.data = shrink(found.data, lambda d: time.monotonic() < end and (s := evaluate(d)) is not None
+                            and s.ratio >= best, smaller, max_steps=1000)
+        found.scored = evaluate(found.data)
+    return found

@@ -1,0 +1,91 @@
+"""``schedbench worst``: how bad can a heuristic get against the optimum?
+
+The score of an instance is heuristic / OPT (OPT / heuristic where the
+objective is maximised), both exact: the heuristic's schedule must be
+valid by SPEC's rules and its value proven (a campaign metric needs F_u*),
+and OPT must be ``optimal`` (proven twice, as everywhere). An instance that
+falls short of either is skipped. The search (``schedbench.search``) starts
+from the family's ``search_start`` in ``schedbench.instances.<family>``.
+"""
+
+import random
+from collections.abc import Callable
+from fractions import Fraction
+from importlib import import_module
+from typing import Any
+
+from schedbench import families
+from schedbench.errors import NotProven, UserInputError
+from schedbench.model import instance_to_json
+from schedbench.result import OPTIMAL
+from schedbench.search import Found, Limits, Scored, search
+from schedbench.solvers import solve
+
+
+def ratio_score(family: str, heuristic: str, objective: str, time_limit: float) -> Callable[[Any], Scored | None]:
+    """heuristic / OPT on one instance, or None where either is not proven."""
+    run = families.heuristics(family)[heuristic]
+    maximized = families.maximized(family, objective)
+
+    def score(instance) -> Scored | None:
+        schedule = run(instance)
+        if families.heuristic_verdict(instance, schedule, objective, heuristic)[0] != "feasible":
+            return None
+        try:
+            value = families.objective_value(instance, schedule, objective, time_limit)
+        except NotProven:
+            return None
+        result = solve(instance, objective, None, time_limit)
+        if result.status != OPTIMAL:
+            return None
+        optimum = result.objective
+        over, under = (optimum, value) if maximized else (value, optimum)
+        if under == 0:
+            return None
+        return Scored(Fraction(over) / Fraction(under), {"heuristic_value": value, "optimum": optimum})
+
+    return score
+
+
+def start_of(family: str) -> Callable[[random.Random, Limits], Any]:
+    """``search_start`` of ``schedbench.instances.<family>``."""
+    families.objectives(family)  # an unknown family is an error
+    try:
+        return import_module(f"schedbench.instances.{family}").search_start
+    except (ModuleNotFoundError, AttributeError):
+        raise UserInputError("--family", f"family {family} has no search start "
+                                         f"(schedbench.instances.{family}.search_start)") from None
+
+
+def worst(heuristic: str, family: str, objective: str | None = None, limits: Limits = Limits(),
+          seed: int = 0, strategy: str = "anneal", budget: float | None = 60.0, evaluations: int | None = None,
+          time_limit: float = 5.0) -> Found:
+    """The instance of largest heuristic / OPT the search finds, shrunk."""
+    objective = objective or families.objectives(family)[0]
+    if objective not in families.objectives(family):
+        raise UserInputError("--objective", f"{objective!r} is not an objective of family {family} "
+                                            f"(known: {', '.join(families.objectives(family))})")
+    if heuristic not in families.heuristics(family):
+        raise UserInputError("HEURISTIC", f"unknown heuristic {heuristic!r} for family {family} "
+                                          f"(known: {', '.join(families.heuristics(family))})")
+    begin = start_of(family)
+    return search(lambda rng: instance_to_json(begin(rng, limits)), ratio_score(family, heuristic, objective, time_limit),
+                  families.size, limits, seed, strategy, evaluations, budget)
+
+
+def as_json(found: Found, heuristic: str, family: str, objective: str) -> dict:
+    """What ``schedbench worst --json`` prints."""
+    scored = found.scored
+    return {"heuristic": heuristic, "family": family, "objective": objective,
+            "ratio": None if scored is None else [scored.ratio.numerator, scored.ratio.denominator],
+            "ratio_float": None if scored is None else float(scored.ratio),
+            "instance": found.data,
+            "heuristic_value": None if scored is None else _exact(scored.numbers["heuristic_value"]),
+            "optimum": None if scored is None else _exact(scored.numbers["optimum"]),
+            "evaluated": found.evaluated, "skipped": found.skipped,
+            "trajectory": [{"evaluation": e, "seconds": t, "ratio": r} for e, t, r in found.trajectory]}
+
+
+def _exact(value: Fraction) -> int | list[int]:
+    value = Fraction(value)
+    return value.numerator if value.denominator == 1 else [value.numerator, value.denominator]
