@@ -4,13 +4,16 @@ The score of an instance is heuristic / OPT (OPT / heuristic where the
 objective is maximised), both exact: the heuristic's schedule must be
 valid by SPEC's rules and its value proven (a campaign metric needs F_u*),
 and OPT must be ``optimal`` (proven twice, as everywhere). An instance that
-falls short of either is skipped. The search (``schedbench.search``) starts
+falls short of either, or where the objective is not defined (campaign
+user-flow on several users), is skipped. The search (``schedbench.search``) starts
 from the family's ``search_start`` in ``schedbench.instances.<family>``.
 """
 
 import random
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
+from functools import partial
 from importlib import import_module
 from typing import Any
 
@@ -28,15 +31,18 @@ def ratio_score(family: str, heuristic: str, objective: str, time_limit: float) 
     maximized = families.maximized(family, objective)
 
     def score(instance) -> Scored | None:
+        try:
+            result = solve(instance, objective, None, time_limit)
+        except UserInputError:  # the objective is not defined here (campaign user-flow: one user only)
+            return None
+        if result.status != OPTIMAL:
+            return None
         schedule = run(instance)
         if families.heuristic_verdict(instance, schedule, objective, heuristic)[0] != "feasible":
             return None
         try:
             value = families.objective_value(instance, schedule, objective, time_limit)
         except NotProven:
-            return None
-        result = solve(instance, objective, None, time_limit)
-        if result.status != OPTIMAL:
             return None
         optimum = result.objective
         over, under = (optimum, value) if maximized else (value, optimum)
@@ -59,8 +65,10 @@ def start_of(family: str) -> Callable[[random.Random, Limits], Any]:
 
 def worst(heuristic: str, family: str, objective: str | None = None, limits: Limits = Limits(),
           seed: int = 0, strategy: str = "anneal", budget: float | None = 60.0, evaluations: int | None = None,
-          time_limit: float = 5.0) -> Found:
-    """The instance of largest heuristic / OPT the search finds, shrunk."""
+          time_limit: float = 5.0, chains: int = 1, workers: int = 1, cluster: Any = None) -> Found:
+    """The instance of largest heuristic / OPT the search finds, shrunk.
+    ``chains`` > 1 runs independent searches (seeds seed * 1009 + i), on
+    ``workers`` processes or a Dask ``cluster``, and keeps the best."""
     objective = objective or families.objectives(family)[0]
     if objective not in families.objectives(family):
         raise UserInputError("--objective", f"{objective!r} is not an objective of family {family} "
@@ -68,9 +76,33 @@ def worst(heuristic: str, family: str, objective: str | None = None, limits: Lim
     if heuristic not in families.heuristics(family):
         raise UserInputError("HEURISTIC", f"unknown heuristic {heuristic!r} for family {family} "
                                           f"(known: {', '.join(families.heuristics(family))})")
+    start_of(family)
+    runs = [partial(_chain, heuristic, family, objective, limits, seed if chains == 1 else seed * 1009 + i, strategy,
+                    budget, evaluations, time_limit) for i in range(chains)]
+    if cluster is not None:
+        from schedbench.bench.runner import _dask_client
+
+        client = _dask_client(cluster)
+        found = client.gather([client.submit(run, pure=False) for run in runs])
+    elif workers > 1 and chains > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            found = list(pool.map(_call, runs))
+    else:
+        found = [run() for run in runs]
+    best = max((f for f in found if f.scored is not None), key=lambda f: f.scored.ratio, default=found[0])
+    best.evaluated, best.skipped = sum(f.evaluated for f in found), sum(f.skipped for f in found)
+    return best
+
+
+def _chain(heuristic: str, family: str, objective: str, limits: Limits, seed: int, strategy: str,
+           budget: float | None, evaluations: int | None, time_limit: float) -> Found:
     begin = start_of(family)
     return search(lambda rng: instance_to_json(begin(rng, limits)), ratio_score(family, heuristic, objective, time_limit),
                   families.size, limits, seed, strategy, evaluations, budget)
+
+
+def _call(run: Callable[[], Found]) -> Found:
+    return run()
 
 
 def as_json(found: Found, heuristic: str, family: str, objective: str) -> dict:

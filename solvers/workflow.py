@@ -88,7 +88,7 @@ def orderings(instance: WorkflowInstance) -> list[tuple[int, int, int]]:
         first = instance.task_slice(k).start
         preds = [frozenset(job.graph.predecessors(i)) for i in range(len(job.tasks))]
         for a, task in enumerate(job.tasks):
-            out += [(first + a, first + b, task.exec) for b in task.succ]
+            out += [(first + a, first + b, task.exec) for b in dict.fromkeys(task.succ)]  # SPEC allows a repeat
             out += [(first + a, first + b, 0) for b in range(a + 1, len(job.tasks))
                     if _twins(task, job.tasks[b]) and preds[a] == preds[b]]
     return out

@@ -127,3 +127,11 @@ def test_a_claim_file_without_claims_is_refused(tmp_path):
     path.write_text('FAMILY = "pcmax"\nraise RuntimeError("broken")\n')
     out = run_cli("claims", "check", str(path))
     assert out.returncode == 2 and "broken" in out.stderr
+
+
+def test_chains_on_a_process_pool_keep_the_best_of_their_seeds():
+    limits = Limits((3, 3), 8, 12)
+    alone = [worst("lpt", "pcmax", limits=limits, evaluations=150, budget=None, seed=2 * 1009 + i) for i in range(2)]
+    pooled = worst("lpt", "pcmax", limits=limits, evaluations=150, budget=None, seed=2, chains=2, workers=2)
+    assert pooled.scored.ratio == max(f.scored.ratio for f in alone)
+    assert pooled.evaluated == sum(f.evaluated for f in alone)

@@ -37,12 +37,17 @@ def machine_range(text: str | None) -> tuple[int, int] | None:
               help="Stop after this many proven instances (a budget that does not depend on speed).")
 @click.option("--strategy", type=click.Choice(["anneal", "climb", "random"]), default="anneal", show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--chains", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Independent searches (seeds derived from --seed), the best kept; each has the whole budget.")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Processes running the chains.")
+@click.option("--cluster", help="Run the chains on the Dask scheduler at this address instead.")
 @click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=5.0, show_default=True,
               help="Seconds per exact solve; an instance not proven within it is skipped.")
 @click.option("--out", type=click.Path(file_okay=False), help="Save the instance and the search's trajectory here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 def worst(heuristic, family, objective, machines, max_jobs, max_value, budget, evaluations, strategy, seed,
-          time_limit, out, as_json) -> None:
+          chains, workers, cluster, time_limit, out, as_json) -> None:
     """Search for the instance of largest HEURISTIC / OPT (OPT / HEURISTIC
     where the objective is maximised), using proven optima only; the best
     one is shrunk to a smallest instance with the same ratio.
@@ -57,7 +62,8 @@ def worst(heuristic, family, objective, machines, max_jobs, max_value, budget, e
 
     objective = objective or families.objectives(family)[0]
     limits = Limits(machine_range(machines), max_jobs, max_value)
-    found = run(heuristic, family, objective, limits, seed, strategy, budget, evaluations, time_limit)
+    found = run(heuristic, family, objective, limits, seed, strategy, budget, evaluations, time_limit, chains, workers,
+                cluster)
     result = result_json(found, heuristic, family, objective)
     if out is not None:
         folder = Path(out)
