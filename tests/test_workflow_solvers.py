@@ -71,6 +71,18 @@ def test_hand_computed_optimum(solver):
     assert_sound(inst, result)
 
 
+def test_a_successor_listed_twice_is_one_edge(solver):
+    """SPEC does not forbid the repeat; the MILP once named the ordering twice and failed."""
+    twice = json.loads(json.dumps(WORKFLOW))
+    once = parse_instance(WORKFLOW)
+    task = next(t for job in twice["jobs"] for t in job["tasks"] if t.get("succ"))
+    task["succ"] = task["succ"] + task["succ"][:1]
+    inst = parse_instance(twice)
+    result = solve(inst, solver=solver, time_limit=20)
+    assert result.status == OPTIMAL and result.objective == solve(once, solver=solver, time_limit=20).objective
+    assert_sound(inst, result)
+
+
 def test_domains_clusters_and_orderings():
     inst = parse_instance(WORKFLOW)
     # heads 0, 2, 2, 5 and ranks 7, 5, 3, 2 in job 0; job 1 alone
