@@ -13,7 +13,7 @@ import pytest
 from schedbench.errors import UserInputError
 from schedbench.heuristics import workflow as heuristics
 from schedbench.metrics.workflow import max_slr
-from schedbench.model import parse_instance
+from schedbench.model import instance_to_json, parse_instance
 from schedbench.model.workflow import WorkflowSchedule
 from schedbench.result import FEASIBLE, OPTIMAL
 from schedbench.solvers import solve
@@ -73,9 +73,9 @@ def test_hand_computed_optimum(solver):
 
 def test_a_successor_listed_twice_is_one_edge(solver):
     """SPEC does not forbid the repeat; the MILP once named the ordering twice and failed."""
-    twice = json.loads(json.dumps(WORKFLOW))
-    once = parse_instance(WORKFLOW)
-    task = next(t for job in twice["jobs"] for t in job["tasks"] if t.get("succ"))
+    once = random_instance(0)
+    twice = instance_to_json(once)
+    task = next(t for job in twice["jobs"] for t in job["tasks"] if t["succ"])
     task["succ"] = task["succ"] + task["succ"][:1]
     inst = parse_instance(twice)
     result = solve(inst, solver=solver, time_limit=20)
