@@ -1,41 +1,46 @@
-"""The HTML report of a results store: one self-contained page.
+"""The HTML report of a results store: one self-contained page that leads
+with the answer.
 
-DIR/index.html carries everything inline (CSS, figures as base64 PNG,
+The page (``templates/report.html.j2``) opens on a summary: how many claims
+held and how many were violated, the headline heuristic / optimum per
+family and objective, the run's size and cost, then every claim's verdict
+with its smallest counterexample (a file and, where the claim names a
+heuristic, its Gantt chart on that instance). Per-family sections follow
+(figures, their statements' verdicts, the ratio tables folded), then the
+figures' statements, the provenance and the failed cells.
+
+DIR/index.html carries everything inline (figures as base64 PNG,
 counterexample instances as data: links), so it can be mailed or archived
-alone; the figures are also written beside it as PNG and PDF. The one
-exception is a counterexample too large to inline (a claim observed on a
-whole synthetic workload, which no shrinking applies to): it is written to
-DIR/counterexamples/ and linked from there, so that the page stays light.
-All text from the store is escaped.
+alone; the figures are also written beside it as PNG and PDF. A
+counterexample too large to inline (a claim observed on a whole synthetic
+workload, which no shrinking applies to) is written to DIR/counterexamples/
+and linked from there. Jinja2 escapes all text from the store.
 """
 
 import base64
 import json
 import re
+import struct
+import tempfile
+import tomllib
 from collections import Counter
 from datetime import datetime, timezone
+from fractions import Fraction
 from html import escape
 from pathlib import Path
 from typing import Any
 
-from schedbench.bench import analysis, plots, tables
-from schedbench.bench.store import canonical
-from schedbench.bench.statements import verdict_rows
+from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-STYLE = """
-body { font-family: sans-serif; margin: 2em auto; max-width: 1200px; color: #222; line-height: 1.4; }
-h1 { border-bottom: 2px solid #446; } h2 { margin-top: 2em; color: #335; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 0.85em; }
-caption { text-align: left; font-weight: bold; padding: 0.3em 0; }
-th, td { border: 1px solid #bbb; padding: 0.25em 0.5em; vertical-align: top; }
-th { background: #e8eaf2; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
-tr:nth-child(even) td { background: #f6f7fa; }
-.note { font-size: 0.85em; color: #555; } .error { color: #a00; font-weight: bold; }
-figure { margin: 1em 0; } figure img { max-width: 100%; border: 1px solid #ddd; }
-code { font-size: 0.9em; }
-"""
+from schedbench.bench import analysis, plots, tables
+from schedbench.bench.statements import verdict_rows
+from schedbench.bench.store import canonical
+
 FAILED_SHOWN = 20
 INLINE_MAX = 64 * 1024   # bytes of JSON a counterexample may carry inside the page
+GANTT_JOBS_MAX = 60      # a counterexample's Gantt chart is drawn up to this many jobs
+TEMPLATES = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"),
+                        autoescape=select_autoescape(["html", "j2"]))
 
 
 def write_report(store: str | Path, out: str | Path, experiment: str | None = None) -> Path:
@@ -46,27 +51,16 @@ def write_report(store: str | Path, out: str | Path, experiment: str | None = No
     runs = [r for r in view.runs if experiment is None or r["experiment"] == experiment]
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    title = f"schedbench report: {experiment or Path(store).name}"
-    if rows:
-        body = [_provenance(runs, rows), _results(view, experiment, out), _claims(rows, out), _failures(rows)]
-    else:
-        body = [_provenance(runs, rows), "<p class=\"error\">This store holds no cells"
-                + (f" of experiment {escape(experiment)}" if experiment else "") + ": nothing to report.</p>"]
+    context = {"title": f"schedbench report: {experiment or Path(store).name}", "store": str(store),
+               "experiment": experiment, "cells": len(rows), "statuses": _statuses(rows) or "none",
+               "wall": sum(r["wall_time"] or 0 for r in rows),
+               "generated": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+               "runs": _provenance(runs, rows), "failed_shown": FAILED_SHOWN,
+               "failed": [r for r in rows if r["status"] in ("error", "invalid") and r["kind"] != "claims"],
+               **_claims(rows, out), **(_results(view, experiment, out) if rows else {"families": []})}
     page = out / "index.html"
-    generated = datetime.now(timezone.utc).isoformat(timespec="seconds")
-    page.write_text(f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{escape(title)}</title>"
-                    f"<style>{STYLE}</style></head><body><h1>{escape(title)}</h1>"
-                    f"<p class=\"note\">Store <code>{escape(str(store))}</code>, {len(rows)} cells; "
-                    f"generated {generated}.</p>{''.join(body)}</body></html>\n", encoding="utf-8")
+    page.write_text(TEMPLATES.get_template("report.html.j2").render(**context), encoding="utf-8")
     return page
-
-
-def _table(headers: list[str], rows: list[list[str]], caption: str = "") -> str:
-    """An HTML table of already escaped cells."""
-    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
-    body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
-    return f"<table>{f'<caption>{escape(caption)}</caption>' if caption else ''}<thead><tr>{head}</tr></thead>" \
-           f"<tbody>{body}</tbody></table>"
 
 
 def _statuses(rows: list[dict[str, Any]]) -> str:
@@ -79,71 +73,105 @@ def _versions(text: str | None) -> str:
     return ", ".join(f"{k} {v}" for k, v in values.items()) if isinstance(values, dict) else str(values)
 
 
-def _provenance(runs: list[dict[str, Any]], rows: list[dict[str, Any]]) -> str:
+def _provenance(runs: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each run: what was run, where, with which versions, and what became of its cells."""
     by_run: dict[Any, list] = {}
     for row in rows:
         by_run.setdefault(row["run_id"], []).append(row)
-    table = [[escape(str(run["run_id"])), escape(str(run["experiment"])) + (" (quick)" if run["quick"] else ""),
-              f"<code>{escape(str(run['command']))}</code>", escape(str(run["started_at"])),
-              escape(str(run["machine"])), escape(_versions(run["versions"])),
-              escape(_statuses(by_run.get(run["run_id"], [])) or "none"),
-              f"{sum(r['wall_time'] or 0 for r in by_run.get(run['run_id'], [])):.1f} s"] for run in runs]
-    total = sum(r["wall_time"] or 0 for r in rows)
-    parts = ["<h2>Provenance</h2>",
-             f"<p>{len(rows)} cells ({escape(_statuses(rows) or 'none')}); cell wall time {total:.1f} s in all.</p>"]
-    if runs:
-        parts.append(_table(["run", "experiment", "command", "started", "machine", "versions", "cells per status",
-                             "cell wall time"], table))
-    return "".join(parts)
+    return [{"run_id": run["run_id"], "experiment": str(run["experiment"]) + (" (quick)" if run["quick"] else ""),
+             "command": run["command"], "started": run["started_at"], "machine": run["machine"],
+             "versions": _versions(run["versions"]), "statuses": _statuses(by_run.get(run["run_id"], [])) or "none",
+             "wall": f"{sum(r['wall_time'] or 0 for r in by_run.get(run['run_id'], [])):.1f} s"} for run in runs]
 
 
-def _results(view: analysis.StoreView, experiment: str | None, out: Path) -> str:
-    """The ratio and bound tables and the figures; a store that contradicts
-    itself gets the reason in their place, the rest of the report still stands."""
+def _results(view: analysis.StoreView, experiment: str | None, out: Path) -> dict[str, Any]:
+    """The headline ratios, and per family its figures and folded tables; a
+    store that contradicts itself gets the reason instead, the rest stands."""
     try:
         joined = plots.figure_rows(view.rows)   # every row, heuristic rows with their ratios
         instances = analysis.instance_rows(view.rows)
     except analysis.ConflictingResults as exc:
-        return f"<h2>Ratios, bounds and figures</h2><p class=\"error\">None computed: {escape(str(exc))}</p>"
-    ratio = tables.ratio_tables([r for r in joined if r["kind"] == "heuristic"])
-    parts = ["<h2>Ratios</h2>", tables.html_tables(ratio) or "<p>No heuristic cells.</p>", "<h2>Bounds</h2>",
-             tables.html_tables([tables.bound_table(instances)]) if instances else "<p>No cells with an objective.</p>"]
+        return {"families": [], "results_error": str(exc)}
+    heuristic_rows = [r for r in joined if r["kind"] == "heuristic"]
     specs = plots.figure_specs(view.runs, experiment)
     drawn_all = plots.draw_all(specs, joined, out, view.runs, view.members)
-    if specs:
-        parts += ["<h2>Figures</h2>", _statements(drawn_all)]
-    for spec, drawn in drawn_all:
-        data = base64.b64encode(drawn.png.read_bytes()).decode("ascii")
-        caption = escape(spec.get("title", spec["name"]))
-        links = ", ".join(f"<a href=\"{escape(p.name)}\">{escape(p.name)}</a>" for p in drawn.paths)
-        parts.append(f"<figure><img src=\"data:image/png;base64,{data}\" alt=\"{caption}\">"
-                     f"<figcaption>{caption} ({links})</figcaption></figure>" + _figure_numbers(drawn))
-    return "".join(parts)
+    grids = _grid_families(view.runs)
+    sections: dict[str, dict[str, Any]] = {}
+    for family in sorted({r["family"] for r in view.rows if r["kind"] != "claims"}):
+        chosen = [r for r in heuristic_rows if r["family"] == family]
+        shown = tables.ratio_tables(chosen) + ([tables.bound_table(b)] if (b := [i for i in instances
+                                                                                  if i["family"] == family]) else [])
+        sections[family] = {"name": family, "figures": [], "tables": tables.html_tables(shown),
+                            "rows": sum(len(t.rows) for t in shown)}
+    for (experiment_name, spec), (_, drawn) in zip(specs, drawn_all):
+        family = _one_family(spec.get("where", {}).get("family")) or grids.get(experiment_name) or "other"
+        sections.setdefault(family, {"name": family, "figures": [], "tables": "", "rows": 0})
+        sections[family]["figures"].append(_figure(spec, drawn))
+    return {"families": list(sections.values()), "headline": _headline(heuristic_rows),
+            "statements": verdict_rows(drawn_all)}
 
 
-def _statements(drawn_all: list[tuple[dict, plots.Drawn]]) -> str:
-    """The papers' statements about the figures, each with its verdict on the numbers drawn."""
-    rows = [[f"<code>{escape(r['claim'])}</code>", escape(r["figure"]), escape(r["text"]),
-             (f"<span class=\"error\">{r['verdict']}</span>" if r["verdict"] == "violated" else escape(r["verdict"])),
-             escape(r["detail"])] for r in verdict_rows(drawn_all)]
-    return _table(["claim", "figure", "the paper says", "verdict", "numbers read"], rows,
-                  "The papers' statements about these figures, checked on the numbers drawn") if rows else ""
+def _one_family(wanted: Any) -> str | None:
+    """A figure's ``where.family`` when it selects exactly one family."""
+    if isinstance(wanted, list):
+        return wanted[0] if len(wanted) == 1 else None
+    return wanted
 
 
-def _figure_numbers(drawn: plots.Drawn) -> str:
-    """The numbers under a figure, folded: what is drawn, and its paired tests."""
-    shown = _table(["series", "x", "n", "missing", "stat", "centre", "95% interval", "min", "max"],
-                   [[escape(r["series"]), escape(r["x"]), str(r["n"]), str(r["missing"]), r["stat"],
-                     _shown(r["centre"]), f"[{_shown(r['low'])}, {_shown(r['high'])}]", _shown(r["min"]),
-                     _shown(r["max"])] for r in drawn.shown])
-    tests = _table(["x", "A", "B", "pairs", "mean A - B", "t", "p"],
-                   [[escape(r["x"]), escape(r["a"]), escape(r["b"]), str(r["pairs"]), _shown(r["mean_difference"]),
-                     _shown(r["t"]), _shown(r["p"])] for r in drawn.tests],
-                   "Paired t-tests") if drawn.tests else ""
-    verdicts = "".join(f"<p class=\"note\">{escape(r['claim'])}: <b>{escape(r['verdict'])}</b> ({escape(r['detail'])})"
-                       f"</p>" for r in drawn.statements)
-    return f"{verdicts}<details><summary>numbers drawn</summary>{tests}{shown}</details>"
+def _grid_families(runs: list[dict[str, Any]]) -> dict[str, str]:
+    """Experiment -> its family, for experiments whose grids are all of one family."""
+    out = {}
+    for run in runs:
+        try:
+            grids = tomllib.loads(run["experiment_text"] or "").get("grid", [])
+        except tomllib.TOMLDecodeError:
+            continue
+        families = {g.get("family") for g in grids if isinstance(g, dict)}
+        if len(families) == 1:
+            out[run["experiment"]] = families.pop()
+    return out
+
+
+def _figure(spec: dict[str, Any], drawn: plots.Drawn) -> dict[str, Any]:
+    data = drawn.png.read_bytes()
+    width, height = struct.unpack(">II", data[16:24])   # the PNG header's IHDR
+    numbers = tables_html(["series", "x", "n", "missing", "stat", "centre", "95% interval", "min", "max"],
+                          [[r["series"], r["x"], r["n"], r["missing"], r["stat"], _shown(r["centre"]),
+                            f"[{_shown(r['low'])}, {_shown(r['high'])}]", _shown(r["min"]), _shown(r["max"])]
+                           for r in drawn.shown])
+    if drawn.tests:
+        numbers = tables_html(["x", "A", "B", "pairs", "mean A - B", "t", "p"],
+                              [[r["x"], r["a"], r["b"], r["pairs"], _shown(r["mean_difference"]), _shown(r["t"]),
+                                _shown(r["p"])] for r in drawn.tests], "Paired t-tests") + numbers
+    return {"png": base64.b64encode(data).decode("ascii"), "width": width, "height": height,
+            "caption": spec.get("title", spec["name"]), "statements": drawn.statements, "numbers": numbers,
+            "links": ", ".join(f"<a href=\"{escape(p.name)}\">{escape(p.name)}</a>" for p in drawn.paths)}
+
+
+def tables_html(headers: list[str], rows: list[list[Any]], caption: str = "") -> str:
+    """An HTML table, every cell escaped."""
+    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
+    body = "".join("<tr>" + "".join(f"<td>{escape(str(cell))}</td>" for cell in row) + "</tr>" for row in rows)
+    return f"<table>{f'<caption>{escape(caption)}</caption>' if caption else ''}<thead><tr>{head}</tr></thead>" \
+           f"<tbody>{body}</tbody></table>"
+
+
+def _headline(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per family, objective and heuristic: cells with a proven optimum, the
+    mean and the worst heuristic / optimum (the smallest, when maximised)."""
+    groups: dict[tuple, list[Fraction]] = {}
+    senses = {}
+    for r in rows:
+        if r["ratio_to_optimum"] is not None:
+            groups.setdefault((r["family"], r["objective"], r["algorithm"]), []).append(r["ratio_to_optimum"])
+            senses[r["family"], r["objective"]] = r["sense"]
+    out: dict[str, list] = {}
+    for (family, objective, algorithm), ratios in sorted(groups.items()):
+        worst = min(ratios) if senses[family, objective] == "max" else max(ratios)
+        out.setdefault(family, []).append({"objective": objective, "algorithm": algorithm, "n": len(ratios),
+                                           "mean": f"{float(sum(ratios) / len(ratios)):.3f}",
+                                           "worst": f"{float(worst):.3f}"})
+    return [{"family": family, "rows": found} for family, found in out.items()]
 
 
 def _shown(value: float | None) -> str:
@@ -164,39 +192,60 @@ def _download(name: str, instance: dict, out: Path) -> str:
             f"<span class=\"note\">({len(text) // 1024} KB, beside the page)</span>")
 
 
-def _claims(rows: list[dict[str, Any]], out: Path) -> str:
-    """The claims ledger: per claim, the instances tried and skipped, the
-    violations, the worst ratio seen and each shrunk counterexample."""
+VERDICT_ORDER = {("violated", "paper"): 0, ("violated", "project"): 1, ("held", "paper"): 2,
+                 ("held", "project"): 3}
+
+
+def _claims(rows: list[dict[str, Any]], out: Path) -> dict[str, Any]:
+    """The claims ledger: per claim, its verdict, the instances tried and
+    skipped, the worst ratio seen and each shrunk counterexample."""
     ledger = analysis.claims_ledger(rows)
+    claims = []
+    for c in ledger:
+        verdict = "violated" if c["violations"] else ("held" if c["tried"] else "no data")
+        names = sorted(c["counterexamples"].items())
+        smallest = min(names, key=lambda item: len(canonical(item[1])), default=None)
+        claims.append({**c, "verdict": verdict if verdict != "violated" else f"violated ({c['violations']})",
+                       "verdict_class": {"violated": "violated", "held": "held"}.get(verdict, "nodata"),
+                       "order": VERDICT_ORDER.get((verdict, c["source"]), 4),
+                       "worst": "-" if c["worst"] is None else f"{float(c['worst']):.4f}",
+                       "worst_exact": "-" if c["worst"] is None else f"{float(c['worst']):.4f} ({c['worst']})",
+                       "links": ", ".join(_download(name, instance, out) for name, instance in names) or "-",
+                       "smallest": None if smallest is None else _smallest(c, *smallest, out)})
     failed = [r for r in rows if r["kind"] == "claims" and r["status"] != "done"]
-    if not ledger and not failed:
-        return ""
-    table = [[escape(c["family"]), f"<code>{escape(c['key'])}</code>", escape(c["source"] or "-"),
-              escape(c["statement"]), str(c["tried"]),
-              str(c["skipped"]), (f"<span class=\"error\">{c['violations']}</span>" if c["violations"] else "0"),
-              "-" if c["worst"] is None else f"{float(c['worst']):.4f} ({escape(str(c['worst']))})",
-              ", ".join(_download(name, instance, out) for name, instance in sorted(c["counterexamples"].items()))
-              or "-"] for c in ledger]
-    parts = ["<h2>Claims ledger</h2>",
-             "<p class=\"note\">whose: <b>paper</b>, a statement the paper makes (a violation refutes it); "
-             "<b>project</b>, a check this project adds (a paper's statement outside its setting, a variant, "
-             "a sanity check).</p>",
-             _table(["family", "claim", "whose", "statement", "tried", "skipped", "violations", "worst ratio",
-                     "counterexamples"], table)]
-    parts += [f"<p class=\"error\">claims ledger {escape(str(r['family']))} ended {escape(str(r['status']))}: "
-              f"{escape(str(r['error']))}</p>" for r in failed]
-    return "".join(parts)
+    held = sum(c["verdict"] == "held" for c in claims)
+    violated = [c for c in claims if c["violations"]]
+    return {"claims": claims, "claims_first": sorted(claims, key=lambda c: (c["order"], c["key"])),
+            "verdicts": {"held": held, "violated": len(violated),
+                         "violated_paper": sum(c["source"] == "paper" for c in violated),
+                         "violated_project": sum(c["source"] != "paper" for c in violated)},
+            "claims_failed": [f"claims ledger {r['family']} ended {r['status']}: {r['error']}" for r in failed]}
 
 
-def _failures(rows: list[dict[str, Any]]) -> str:
-    """Cells that ended in error or with an invalid schedule, first ones shown."""
-    failed = [r for r in rows if r["status"] in ("error", "invalid") and r["kind"] != "claims"]
-    if not failed:
-        return ""
-    table = [[escape(str(r[k])) for k in ("family", "generator", "seed", "objective", "algorithm", "status")]
-             + [f"<code>{escape(str(r['cell_id'])[:12])}</code>", escape(str(r["error"]))]
-             for r in failed[:FAILED_SHOWN]]
-    more = f"<p class=\"note\">... and {len(failed) - FAILED_SHOWN} more.</p>" if len(failed) > FAILED_SHOWN else ""
-    return (f"<h2>Failed cells</h2><p class=\"error\">{len(failed)} cells ended in error or with an invalid "
-            f"schedule.</p>" + _table(["family", "generator", "seed", "objective", "algorithm", "status", "cell",
-                                       "error"], table) + more)
+def _smallest(claim: dict[str, Any], name: str, instance: dict, out: Path) -> dict[str, Any]:
+    """The smallest counterexample's link and, when the claim names one of the
+    instance's family's heuristics, that heuristic's schedule on it as a Gantt chart."""
+    from schedbench import families
+    from schedbench.model import parse_instance
+
+    found = {"name": name, "link": _download(name, instance, out), "heuristic": None, "gantt": None}
+    if len(canonical(instance)) > INLINE_MAX:
+        return found
+    parsed = parse_instance(instance)
+    heuristic = illustrating_heuristic(claim["key"], parsed.family)
+    if heuristic is None or families.size(parsed).jobs > GANTT_JOBS_MAX:
+        return found
+    with tempfile.TemporaryDirectory() as folder:
+        png = plots.gantt_of(parsed, families.heuristics(parsed.family)[heuristic](parsed),
+                             Path(folder) / "gantt.png", f"{heuristic} on {name}")
+        found.update(heuristic=heuristic, gantt=base64.b64encode(png.read_bytes()).decode("ascii"))
+    return found
+
+
+def illustrating_heuristic(key: str, family: str) -> str | None:
+    """The heuristic a claim key names (``faircamp.thm1``, ``mosp.graham.ilba``,
+    ``dssp.thm1.lcpf``): the first dotted part that is one of the family's heuristics."""
+    from schedbench import families
+
+    known = families.heuristics(family)
+    return next((part for part in key.split(".") if part in known), None)

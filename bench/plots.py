@@ -16,6 +16,8 @@ checked on these numbers (``bench.statements``). Drawing uses matplotlib's objec
 rendered by Agg), never pyplot's global state.
 """
 
+import functools
+import hashlib
 import re
 import tomllib
 from dataclasses import dataclass
@@ -37,6 +39,7 @@ STATS = ("mean", "median")
 SCALES = ("linear", "log")
 GANTT_LEGEND_MAX = 12
 TICKS_MAX = 12      # a line figure labels each x value when there are at most this many
+LEGEND_INSIDE_MAX = 6   # more series than this: the legend goes beside the axes
 
 
 def check_figure(spec: Any, where: str) -> None:
@@ -251,7 +254,11 @@ def draw(spec: dict, rows: list[dict[str, Any]], out_dir: Path, stem: str | None
     if points:
         DRAWERS[spec["kind"]](ax, points, [r for r in shown if r["n"]], spec)
         if len(points) > 1 or None not in points:
-            ax.legend(title=spec.get("series"), fontsize="small")
+            if len(points) > LEGEND_INSIDE_MAX:  # beside the axes, in columns that fit the figure's height
+                ax.legend(title=spec.get("series"), fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1),
+                          ncols=1 + len(points) // 16)
+            else:
+                ax.legend(title=spec.get("series"), fontsize="small")
     else:
         ax.text(0.5, 0.5, "no rows match this figure", ha="center", va="center", transform=ax.transAxes)
     missing = sum(r["missing"] for r in shown)
@@ -295,6 +302,29 @@ def _write_numbers(path: Path, shown: list[dict[str, Any]], tests: list[dict[str
             writer.writerows([r[k] for k in ("claim", "test", "verdict", "detail", "text")] for r in statements)
 
 
+def colour(series: Any) -> str:
+    """One colour per series label, the same in every figure: every
+    registered heuristic and solver gets its own slot of a 40-colour palette
+    (by sorted name), any other label a slot from its hash."""
+    from matplotlib import colormaps
+    from matplotlib.colors import to_hex
+
+    palette = [colormaps[name](i) for name in ("tab20", "tab20b") for i in range(20)]
+    names = _known_series()
+    label = _label(series)
+    index = names.index(label) if label in names else int(hashlib.sha256(label.encode()).hexdigest(), 16)
+    return to_hex(palette[index % len(palette)])
+
+
+@functools.cache
+def _known_series() -> list[str]:
+    from schedbench import families
+
+    names = {h for f in families.names() for h in families.heuristics(f)}
+    names |= {b for f in families.names() for b in families.backends(f)}
+    return sorted(names)
+
+
 def _line(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
     """The centre of y per x (``statistics``), one line per series, with its 95% interval."""
     xs = sorted({r["at"] for r in shown}, key=sort_key)
@@ -303,7 +333,7 @@ def _line(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
         rows = [r for r in shown if r["of"] == series]
         positions = [_position(r["at"]) if numeric else xs.index(r["at"]) for r in rows]
         ax.errorbar(positions, [r["centre"] for r in rows], yerr=_errors(rows), marker="o", capsize=3,
-                    label=_label(series))
+                    label=_label(series), color=colour(series))
     if not numeric:
         ax.set_xticks(range(len(xs)), [_label(x) for x in xs])
     elif len(xs) <= TICKS_MAX:
@@ -327,7 +357,7 @@ def _hist(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
     else:
         edges = numpy.histogram_bin_edges(every, bins=spec.get("bins", 20))
     for series, vs in values.items():
-        ax.hist(vs, bins=edges, alpha=0.6 if len(values) > 1 else 0.9, label=_label(series))
+        ax.hist(vs, bins=edges, alpha=0.6 if len(values) > 1 else 0.9, label=_label(series), color=colour(series))
 
 
 def _grouped(points: dict) -> tuple[list, list, dict]:
@@ -352,7 +382,7 @@ def _bar(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
     for offset, series in zip(offsets, points):
         rows = [r for r in shown if r["of"] == series]
         ax.bar([categories.index(r["at"]) + offset for r in rows], [r["centre"] for r in rows], width,
-               yerr=_errors(rows), capsize=3, label=_label(series))
+               yerr=_errors(rows), capsize=3, label=_label(series), color=colour(series))
     _category_ticks(ax, categories)
 
 
@@ -360,17 +390,13 @@ def _box(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
     """Distribution of y per category and series."""
     categories, series_list, cells = _grouped(points)
     offsets, width = _offsets(len(series_list))
-    from matplotlib import rcParams
-
-    cycle = rcParams["axes.prop_cycle"].by_key()["color"]
-    for index, (offset, series) in enumerate(zip(offsets, series_list)):
+    for offset, series in zip(offsets, series_list):
         present = [(i, cells[(x, series)]) for i, x in enumerate(categories) if (x, series) in cells]
-        colour = cycle[index % len(cycle)]
         parts = ax.boxplot([[float(v) for v in values] for _, values in present],
                            positions=[i + offset for i, _ in present], widths=width * 0.9, patch_artist=True,
                            manage_ticks=False, medianprops={"color": "black"})
         for box in parts["boxes"]:
-            box.set_facecolor(colour)
+            box.set_facecolor(colour(series))
         parts["boxes"][0].set_label(_label(series))
     _category_ticks(ax, categories)
 

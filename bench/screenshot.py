@@ -1,12 +1,18 @@
-"""Render an HTML page with headless Chromium and fail if it comes out empty.
+"""Render an HTML page with headless Chromium and fail if it comes out
+empty or badly laid out.
 
     python -m schedbench.bench.screenshot REPORT.html OUT.png
 
 CI's check that the report really shows something: a page that renders
-blank (a broken template, an empty store) exits 1 with a message.
+blank (a broken template, an empty store) exits 1 with a message, and so
+does one whose summary is not on the first screen, whose figure has no
+size, or whose text runs out of its box (``layout_problems``, measured by
+the browser itself on a copy of the page with a probe script).
 """
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -14,6 +20,7 @@ import tempfile
 from pathlib import Path
 
 WINDOW = "1280,2400"
+FIRST_SCREEN = (1280, 900)   # the first screen a reader sees, in CSS pixels
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync", "--hide-scrollbars")
 MIN_INK = 0.02      # share of pixels that differ from the background
@@ -69,6 +76,59 @@ def emptiness(png: Path) -> str | None:
     return None
 
 
+PROBE = """<script>
+window.addEventListener("load", () => {
+  const problems = [];
+  const hidden = (el) => el.closest("details:not([open])") !== null;
+  const first = (selector) => {
+    const el = document.querySelector(selector);
+    if (el === null) { problems.push(`no ${selector} on the page`); return; }
+    if (el.getBoundingClientRect().top >= window.innerHeight) problems.push(`${selector} is below the first screen`);
+  };
+  first("#summary"); first("#summary .cards"); first("#summary table");
+  for (const img of document.images) {
+    const box = img.getBoundingClientRect();
+    if (img.naturalWidth === 0 || (!hidden(img) && (box.width === 0 || box.height === 0)))
+      problems.push(`figure without a size: ${img.alt}`);
+  }
+  for (const el of document.querySelectorAll("h1, h2, h3, p, td, th, caption, figcaption, .card, nav, summary")) {
+    if (!hidden(el) && el.scrollWidth > el.clientWidth + 1)
+      problems.push(`text overflows its ${el.tagName.toLowerCase()}: ${el.textContent.trim().slice(0, 60)}`);
+  }
+  if (document.documentElement.scrollWidth > window.innerWidth + 1) problems.push("the page is wider than the window");
+  const out = document.createElement("pre");
+  out.id = "schedbench-layout";
+  out.textContent = JSON.stringify(problems);
+  document.body.appendChild(out);
+});
+</script>"""
+
+
+def layout_problems(page: Path) -> list[str]:
+    """What is wrong with the page's layout on a first screen of
+    ``FIRST_SCREEN``, as the browser measures it: the summary (its cards and
+    its first table) not on the first screen, a figure with no size, text
+    wider than its box, a page wider than the window."""
+    binary = chromium()
+    if binary is None:
+        raise ScreenshotError("no Chromium found (/usr/bin/chromium or chromium on PATH)")
+    text = Path(page).read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory() as folder:
+        probed = Path(folder) / "probed.html"
+        probed.write_text(text.replace("</body>", PROBE + "</body>"), encoding="utf-8")
+        command = [binary, *FLAGS, f"--user-data-dir={folder}/profile", f"--window-size={FIRST_SCREEN[0]},{FIRST_SCREEN[1]}",
+                   "--virtual-time-budget=10000", "--dump-dom", probed.as_uri()]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise ScreenshotError(f"Chromium did not finish within {TIMEOUT} s") from None
+    found = re.search(r'<pre id="schedbench-layout">(.*?)</pre>', done.stdout, re.S)
+    if found is None:
+        raise ScreenshotError(f"the layout probe did not run (Chromium exit {done.returncode})")
+    return json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<")
+                      .replace("&gt;", ">"))
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2:
@@ -83,6 +143,10 @@ def main(argv: list[str] | None = None) -> int:
     problem = emptiness(out)
     if problem:
         print(f"screenshot: {problem}", file=sys.stderr)
+        return 1
+    problems = layout_problems(page)
+    if problems:
+        print("screenshot: " + "; ".join(problems), file=sys.stderr)
         return 1
     print(f"screenshot: {out} shows the page")
     return 0

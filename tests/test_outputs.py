@@ -290,12 +290,34 @@ def test_report_is_self_contained(report):
     assert "<td class=\"num\">1.125 ± 1.588</td>" in text
     assert len(re.findall(r'<img src="data:image/png;base64,[A-Za-z0-9+/=]{1000,}"', text)) == 4
     assert (report.parent / "box.pdf").is_file()
-    assert "ILBA &lt;= 3/2 &amp; LPT-LPT &lt; 2" in text and "<td>10</td><td>1</td>" in text
+    assert "ILBA &lt;= 3/2 &amp; LPT-LPT &lt; 2" in text and '<td class="num">10</td><td class="num">1</td>' in text
     link = re.search(r'<a download="lpt-lpt-cx.json" href="data:application/json;base64,([^"]+)">', text)
     assert json.loads(base64.b64decode(link.group(1))) == COUNTEREXAMPLE
     assert "ValueError: generator &lt;refused&gt;" in text   # the failed cell, escaped
     assert "schedbench run exp1.toml" in text and "test box" in text
     assert not re.search(r'(src|href)="(https?:)?//', text)   # nothing fetched from elsewhere
+
+
+def test_report_leads_with_the_answer(report):
+    """Summary first (claim verdicts, headline ratios, size and cost), then the
+    ledger, the families, provenance; long tables folded."""
+    text = report.read_text()
+    order = [text.index(f'id="{name}"') for name in ("summary", "claims", "provenance")]
+    assert order == sorted(order)
+    summary = text[order[0]:order[1]]
+    assert "claims violated" in summary and "violated (1)" in summary and "<code>mosp.ilba-ratio</code>" in summary
+    assert "Heuristic / optimum, per family" in summary
+    assert '<details><summary>ratio and bound tables' in text
+
+
+def test_a_claim_naming_a_heuristic_shows_its_counterexample_as_a_gantt_chart(tmp_path):
+    from schedbench.bench.html_report import _smallest, illustrating_heuristic
+
+    assert illustrating_heuristic("mosp.graham.lpt-lpt", "mosp") == "lpt-lpt"
+    assert illustrating_heuristic("faircamp.thm1.ext", "campaign") == "faircamp"
+    assert illustrating_heuristic("mosp.selfish", "mosp") is None
+    found = _smallest({"key": "pcmax.lpt.bound", "family": "pcmax"}, "cx", COUNTEREXAMPLE, tmp_path)
+    assert found["heuristic"] == "lpt" and len(base64.b64decode(found["gantt"])) > 1000
 
 
 def test_a_large_counterexample_is_linked_beside_the_page(store, tmp_path, monkeypatch):
@@ -317,6 +339,18 @@ needs_chromium = pytest.mark.skipif(screenshot.chromium() is None, reason="no ch
 @needs_chromium
 def test_screenshot_of_a_report_shows_it(report, tmp_path):
     assert screenshot.main([str(report), str(tmp_path / "shot.png")]) == 0
+
+
+@needs_chromium
+def test_the_report_passes_the_layout_probe_and_a_bad_page_does_not(report, tmp_path):
+    assert screenshot.layout_problems(report) == []
+    bad = tmp_path / "bad.html"
+    bad.write_text("<!DOCTYPE html><html><body><p style='width: 80px; white-space: nowrap'>"
+                   + "a-very-long-unbreakable-word-" * 4 + "</p><img alt='empty' src='data:image/png;base64,'></body></html>")
+    problems = screenshot.layout_problems(bad)
+    assert "no #summary on the page" in problems
+    assert any(p.startswith("text overflows its p") for p in problems)
+    assert "figure without a size: empty" in problems
 
 
 @needs_chromium
