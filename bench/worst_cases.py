@@ -1,7 +1,7 @@
 """The worst-case search measured: tight bounds it must reach, and the
 ledgers' claims it must push harder than random sampling.
 
-    python -m schedbench.bench.worst_cases [--calibration] [--ledgers] [--budget 30]
+    python -m schedbench.bench.worst_cases [--calibration] [--ledgers [--families F ...]] [--budget 30]
         [--results run.jsonl] [--out FILE] [--instances DIR]
 
 ``--calibration``: ``worst lpt --family pcmax --machines M`` for M = 2..5
@@ -49,7 +49,8 @@ def ledger_row(family: str, key: str, strategy: str, budget: float, folder: Path
     ledger = families.ledger(family)
     claim = next(c for c in ledger.CLAIMS if c.key == key)
     begin = start_of(family)
-    found = search(lambda rng: instance_to_json(begin(rng, LEDGER_LIMITS)), claim_score(claim, lambda inst: ledger.case(inst, "cpsat", 5.0)),
+    score = claim_score(claim, lambda inst: ledger.case(inst, "cpsat", 5.0))
+    found = search(lambda rng, scale: instance_to_json(begin(rng, scale)), score,
                    families.size, LEDGER_LIMITS, seed=0, strategy=strategy, budget=budget, shrink_result=False)
     saved = None
     if folder is not None and found.data is not None and strategy == "anneal":
@@ -105,6 +106,7 @@ def main() -> None:
     parser.add_argument("--calibration", action="store_true")
     parser.add_argument("--ledgers", action="store_true")
     parser.add_argument("--budget", type=float, default=30.0, help="seconds per claim and strategy")
+    parser.add_argument("--families", nargs="*", help="only these families' ledgers (default: every ledger)")
     parser.add_argument("--results", type=Path, help="JSON lines of finished rows; resumed from if present")
     parser.add_argument("--out", type=Path, help="write the table here, headed by the command")
     parser.add_argument("--instances", type=Path, help="save the search's worst instance of each claim here")
@@ -113,7 +115,7 @@ def main() -> None:
     if args.calibration:
         tasks += [(("calibration", h, m), lambda h=h, m=m, t=t: calibration_row(h, m, t)) for h, m, t in CALIBRATION]
     if args.ledgers:
-        for family in families.names():
+        for family in args.families or families.names():
             ledger = families.ledger(family)
             for claim in (ledger.CLAIMS if ledger else ()):
                 for strategy in STRATEGIES:

@@ -97,7 +97,7 @@ def worst(heuristic: str, family: str, objective: str | None = None, limits: Lim
 def _chain(heuristic: str, family: str, objective: str, limits: Limits, seed: int, strategy: str,
            budget: float | None, evaluations: int | None, time_limit: float) -> Found:
     begin = start_of(family)
-    return search(lambda rng: instance_to_json(begin(rng, limits)), ratio_score(family, heuristic, objective, time_limit),
+    return search(lambda rng, scale: instance_to_json(begin(rng, scale)), ratio_score(family, heuristic, objective, time_limit),
                   families.size, limits, seed, strategy, evaluations, budget)
 
 

@@ -48,7 +48,7 @@ def test_an_unproven_instance_is_skipped_never_scored():
         total = sum(instance.jobs)
         return None if total % 2 else Scored(Fraction(total, 100))
 
-    found = search(lambda rng: {"family": "pcmax", "format_version": 1, "machines": 2, "jobs": [2, 2]}, score, size,
+    found = search(lambda rng, scale: {"family": "pcmax", "format_version": 1, "machines": 2, "jobs": [2, 2]}, score, size,
                    Limits((2, 2), 6, 9), evaluations=300)
     assert found.skipped > 0 and found.evaluated >= 300
     assert sum(found.data["jobs"]) % 2 == 0 and found.scored.ratio >= Fraction(40, 100)

@@ -153,7 +153,7 @@ def check_file(claim_file: ClaimFile, count: int, seed: int, limits: Limits, sea
     begin = start_of(claim_file.family)
     for tally in tallies:
         score = claim_score(tally.claim, lambda inst: Case(inst, time_limit))
-        found = search(lambda rng: instance_to_json(begin(rng, limits)), score, families.size, limits, seed,
+        found = search(lambda rng, scale: instance_to_json(begin(rng, scale)), score, families.size, limits, seed,
                        budget=search_seconds / len(tallies), shrink_result=False)
         searched[tally.claim.key] = Searched(found.evaluated, None if found.scored is None else found.scored.ratio)
         if found.scored is None:
