@@ -205,12 +205,14 @@ def _claims(rows: list[dict[str, Any]], out: Path) -> dict[str, Any]:
         verdict = "violated" if c["violations"] else ("held" if c["tried"] else "no data")
         names = sorted(c["counterexamples"].items())
         smallest = min(names, key=lambda item: len(canonical(item[1])), default=None)
+        others = [item for item in names if item is not smallest]   # the smallest is in the summary, once
         claims.append({**c, "verdict": verdict if verdict != "violated" else f"violated ({c['violations']})",
                        "verdict_class": {"violated": "violated", "held": "held"}.get(verdict, "nodata"),
                        "order": VERDICT_ORDER.get((verdict, c["source"]), 4),
                        "worst": "-" if c["worst"] is None else f"{float(c['worst']):.4f}",
                        "worst_exact": "-" if c["worst"] is None else f"{float(c['worst']):.4f} ({c['worst']})",
-                       "links": ", ".join(_download(name, instance, out) for name, instance in names) or "-",
+                       "links": ", ".join(["the smallest: in the summary"] * (smallest is not None)
+                                          + [_download(name, instance, out) for name, instance in others]) or "-",
                        "smallest": None if smallest is None else _smallest(c, *smallest, out)})
     failed = [r for r in rows if r["kind"] == "claims" and r["status"] != "done"]
     held = sum(c["verdict"] == "held" for c in claims)
@@ -235,9 +237,11 @@ def _smallest(claim: dict[str, Any], name: str, instance: dict, out: Path) -> di
     heuristic = illustrating_heuristic(claim["key"], parsed.family)
     if heuristic is None or families.size(parsed).jobs > GANTT_JOBS_MAX:
         return found
+    schedule = families.heuristics(parsed.family)[heuristic](parsed)
+    if families.violations(parsed, schedule, None, heuristic):   # only a schedule the validator accepts is drawn
+        return found
     with tempfile.TemporaryDirectory() as folder:
-        png = plots.gantt_of(parsed, families.heuristics(parsed.family)[heuristic](parsed),
-                             Path(folder) / "gantt.png", f"{heuristic} on {name}")
+        png = plots.gantt_of(parsed, schedule, Path(folder) / "gantt.png", f"{heuristic} on {name}")
         found.update(heuristic=heuristic, gantt=base64.b64encode(png.read_bytes()).decode("ascii"))
     return found
 

@@ -13,11 +13,9 @@ stop validating. To accept a deliberately worse ratio, delete its baseline
 rows and run ``--update`` again, which records them as new.
 """
 
-import importlib.util
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from importlib import import_module
 from pathlib import Path
 
 from schedbench import families
@@ -190,31 +188,6 @@ def updated(baseline: Baseline, outcomes: Sequence[Outcome], expected: set[Key])
         else:
             out[o.key] = min(stored, o.ratio)
     return out
-
-
-def load_function(spec: str) -> Callable:
-    """``module:function`` (importable) or ``path/to/file.py:function``."""
-    where, sep, name = spec.rpartition(":")
-    if not sep or not where or not name:
-        raise UserInputError("--heuristic", f"expected MODULE:FUNCTION or path/to/file.py:FUNCTION, got {spec!r}")
-    try:
-        if where.endswith(".py"):
-            path = Path(where)
-            if not path.is_file():
-                raise UserInputError("--heuristic", f"no file {where}")
-            module_spec = importlib.util.spec_from_file_location(f"schedbench_user_{path.stem}", path)
-            module = importlib.util.module_from_spec(module_spec)
-            module_spec.loader.exec_module(module)
-        else:
-            module = import_module(where)
-    except UserInputError:
-        raise
-    except Exception as exc:  # the user's module failed to import: one line, not a traceback
-        raise UserInputError("--heuristic", f"cannot load {where}: {type(exc).__name__}: {exc}") from None
-    function = getattr(module, name, None)
-    if not callable(function):
-        raise UserInputError("--heuristic", f"{where} has no function {name!r}")
-    return function
 
 
 def user_outcomes(function: Callable, family: str, table_path: str | Path,

@@ -10,6 +10,7 @@ size, or whose text runs out of its box (``layout_problems``, measured by
 the browser itself on a copy of the page with a probe script).
 """
 
+import html
 import json
 import os
 import re
@@ -125,8 +126,7 @@ def layout_problems(page: Path) -> list[str]:
     found = re.search(r'<pre id="schedbench-layout">(.*?)</pre>', done.stdout, re.S)
     if found is None:
         raise ScreenshotError(f"the layout probe did not run (Chromium exit {done.returncode})")
-    return json.loads(found.group(1).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<")
-                      .replace("&gt;", ">"))
+    return json.loads(html.unescape(found.group(1)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -137,14 +137,14 @@ def main(argv: list[str] | None = None) -> int:
     page, out = map(Path, args)
     try:
         screenshot(page, out)
+        problem = emptiness(out)
+        problems = [] if problem else layout_problems(page)
     except ScreenshotError as exc:
         print(f"screenshot: {exc}", file=sys.stderr)
         return 1
-    problem = emptiness(out)
     if problem:
         print(f"screenshot: {problem}", file=sys.stderr)
         return 1
-    problems = layout_problems(page)
     if problems:
         print("screenshot: " + "; ".join(problems), file=sys.stderr)
         return 1

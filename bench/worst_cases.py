@@ -23,35 +23,31 @@ from pathlib import Path
 from schedbench import families
 from schedbench.bench.results_log import append_row, resume, write_generated
 from schedbench.claims.user import claim_score
-from schedbench.model import instance_to_json
 from schedbench.search import Limits, search
-from schedbench.worst import start_of, worst
+from schedbench.worst import json_start, worst
 
 CALIBRATION = [("lpt", m, Fraction(4, 3) - Fraction(1, 3 * m)) for m in (2, 3, 4, 5)] + \
               [("list", m, 2 - Fraction(1, m)) for m in (2, 3, 4)]
 CALIBRATION_BUDGET = 120.0
-#: Room for the tight instances: LPT's has 2M + 1 jobs of length <= 2M - 1, list's M(M - 1) + 1 of length <= M.
-CALIBRATION_LIMITS = {"lpt": lambda m: Limits((m, m), 12, 20), "list": lambda m: Limits((m, m), m * (m - 1) + 1, 20)}
 STRATEGIES = ("anneal", "random")
 LEDGER_LIMITS = Limits(None, 10, 9)
 
 
 def calibration_row(heuristic: str, machines: int, target: Fraction) -> dict:
     began = time.monotonic()
-    found = worst(heuristic, "pcmax", limits=CALIBRATION_LIMITS[heuristic](machines), budget=CALIBRATION_BUDGET)
+    found = worst(heuristic, "pcmax", limits=Limits((machines, machines)), budget=CALIBRATION_BUDGET)
     reached = next((t for e, t, r in found.trajectory if Fraction(r) >= target), None)
     return {"kind": "calibration", "heuristic": heuristic, "machines": machines, "target": str(target),
-            "ratio": str(found.scored.ratio), "reached_after_s": reached, "evaluated": found.evaluated,
+            "ratio": None if found.scored is None else str(found.scored.ratio), "reached_after_s": reached, "evaluated": found.evaluated,
             "seconds": round(time.monotonic() - began, 1), "instance": found.data}
 
 
 def ledger_row(family: str, key: str, strategy: str, budget: float, folder: Path | None) -> dict:
     ledger = families.ledger(family)
     claim = next(c for c in ledger.CLAIMS if c.key == key)
-    begin = start_of(family)
     score = claim_score(claim, lambda inst: ledger.case(inst, "cpsat", 5.0))
-    found = search(lambda rng, scale: instance_to_json(begin(rng, scale)), score,
-                   families.size, LEDGER_LIMITS, seed=0, strategy=strategy, budget=budget, shrink_result=False)
+    found = search(json_start(family), score, families.size, LEDGER_LIMITS, seed=0, strategy=strategy, budget=budget,
+                   shrink_result=False)
     saved = None
     if folder is not None and found.data is not None and strategy == "anneal":
         folder.mkdir(parents=True, exist_ok=True)
@@ -63,8 +59,11 @@ def ledger_row(family: str, key: str, strategy: str, budget: float, folder: Path
             "evaluated": found.evaluated, "skipped": found.skipped, "instance": None if saved is None else str(saved)}
 
 
-def _float(text: str | None) -> str:
-    return "-" if text is None else f"{float(Fraction(text)):.4f}"
+def _worst(row: dict) -> str:
+    """observed / bound, or the verdict of a yes-or-no claim."""
+    if row["worst"] is not None:
+        return f"{float(Fraction(row['worst'])):.4f}"
+    return "violated" if row.get("violated") else ("held" if row["evaluated"] else "-")
 
 
 def table(rows: list[dict]) -> str:
@@ -74,11 +73,12 @@ def table(rows: list[dict]) -> str:
         lines = ["| heuristic | M | tight bound | reached | ratio found | first reached after | proven instances |",
                  "|---|---:|---:|---|---:|---:|---:|"]
         for r in sorted(calibration, key=lambda r: (r["heuristic"], r["machines"])):
-            hit = Fraction(r["ratio"]) >= Fraction(r["target"])
+            hit = r["ratio"] is not None and Fraction(r["ratio"]) >= Fraction(r["target"])
             after = "-" if r["reached_after_s"] is None else f"{r['reached_after_s']:.1f} s"
             lines.append(f"| {r['heuristic']} | {r['machines']} | {r['target']} | {'yes' if hit else 'no'} "
                          f"| {r['ratio']} | {after} | {r['evaluated']} |")
-        parts.append("Calibration on bounds known to be tight (P||Cmax, 120 s each):\n\n" + "\n".join(lines))
+        parts.append(f"Calibration on bounds known to be tight (P||Cmax, {CALIBRATION_BUDGET:g} s each, "
+                     f"`schedbench worst`'s defaults otherwise):\n\n" + "\n".join(lines))
     ledger = {}
     for r in rows:
         if r["kind"] == "ledger":
@@ -92,7 +92,7 @@ def table(rows: list[dict]) -> str:
                 continue
             better = "-" if a["worst"] is None or b["worst"] is None else \
                 ("yes" if Fraction(a["worst"]) >= Fraction(b["worst"]) else "**no**")
-            lines.append(f"| {family} | {key} | {a['source']} | {_float(a['worst'])} | {_float(b['worst'])} | {better} "
+            lines.append(f"| {family} | {key} | {a['source']} | {_worst(a)} | {_worst(b)} | {better} "
                          f"| {a['evaluated']} | {b['evaluated']} | {a['instance'] or '-'} |")
         budget = next(iter(ledger.values()))["anneal"]["budget"]
         parts.append(f"The ledgers' claims, search (anneal) against random sampling from the same starts, "

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from schedbench.commands import RegistryCommand
 from schedbench.errors import UserInputError
 
 EXIT_BAD_INPUT = 2
@@ -29,21 +30,6 @@ def cli() -> None:
     table, plot, report) and certified ground truth (certify, regress)
     work on a results store.
     """
-
-
-class _RegistryCommand(click.Command):
-    """A command whose help ends with what the family registry holds
-    (``registry_help``, computed when help is asked for, not at import)."""
-
-    def __init__(self, *args, registry_help=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.registry_help = registry_help
-
-    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        super().format_epilog(ctx, formatter)
-        if self.registry_help:
-            with formatter.section("From the family registry"):
-                formatter.write_dl(self.registry_help())
 
 
 def _solve_help() -> list[str]:
@@ -127,7 +113,7 @@ def _schedule_field(build, path: str | None, omit: bool):
     return path
 
 
-@cli.command(cls=_RegistryCommand, registry_help=_solve_help)
+@cli.command(cls=RegistryCommand, registry_help=_solve_help)
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--objective", help="Objective name; default: the family's first.")
 @click.option("--solver", default=None, help="Exact backend; default: the family's strongest measured (listed first below).")
@@ -173,7 +159,7 @@ def solve(file, objective, solver, time_limit, options, schedule_out, no_schedul
                    f"{result.solver} {result.method}, {result.wall_time:.3f} s")
 
 
-@cli.command(cls=_RegistryCommand, registry_help=_heuristic_help)
+@cli.command(cls=RegistryCommand, registry_help=_heuristic_help)
 @click.argument("name")
 @click.argument("file", type=click.Path(dir_okay=False))
 @OPTION
@@ -243,7 +229,7 @@ def validate(file, schedule, as_json) -> None:
     sys.exit(1 if violations else 0)
 
 
-@cli.command(cls=_RegistryCommand, registry_help=_generate_help,
+@cli.command(cls=RegistryCommand, registry_help=_generate_help,
              context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.argument("generator")
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Write here instead of stdout.")

@@ -9,8 +9,9 @@ in by adding one module per folder, never by editing a shared file:
   maximised, ``MAXIMIZED``;
 - ``schedbench.validator.<family>``: ``check``;
 - ``schedbench.instances.<module>``: ``GENERATORS`` (name -> generator);
-  ``schedbench.instances.<family>`` (optional): ``search_start(rng,
-  limits)``, where the worst-case search starts (``schedbench.worst``);
+  ``schedbench.instances.<family>`` (for a family with heuristics):
+  ``search_start(rng, limits)``, where the worst-case search starts
+  (``schedbench.worst``);
 - ``schedbench.heuristics.<family>`` (optional): ``HEURISTICS`` and,
   optionally, ``options(instance, raw)`` (raw option values -> keyword
   arguments) and ``violations(instance, schedule, objective, heuristic)``

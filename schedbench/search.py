@@ -13,8 +13,9 @@ instance is skipped, never guessed.
 Strategies: ``random`` (independent starts only: the baseline),
 ``climb`` (hill climbing with restarts) and ``anneal`` (simulated
 annealing with restarts, on the logarithm of the ratio); half the restarts
-of both start a few moves away from the best instance so far (iterated
-local search), the other half from a fresh start. Every run is
+of these two start a few moves away from the best instance so far
+(iterated local search), the other half from a fresh start. A score of
+``math.inf`` (an unbounded ratio) ends the search. Every run is
 deterministic for its seed and its number of evaluations: a time budget
 cuts the same trajectory shorter or longer.
 """
@@ -62,7 +63,7 @@ class Limits:
 
 @dataclass(frozen=True)
 class Scored:
-    ratio: Fraction
+    ratio: Fraction | float   # exact; math.inf only for an unbounded ratio
     numbers: dict = field(default_factory=dict)
 
 
@@ -121,13 +122,14 @@ def mutate(data: dict, rng: random.Random, limits: Limits) -> dict:
     move = rng.choice(("nudge", "nudge", "redraw", "copy", "drop", "clone", "swap"))
     if move in ("nudge", "redraw", "copy") and numbers:
         path, value = rng.choice(numbers)
+        cap = max(value, limits.max_value)  # a value already above the cap (a capacity, a deadline) is kept
         if move == "nudge":
             value += rng.choice((-2, -1, 1, 2))
         elif move == "redraw":
             value = rng.randint(0, limits.max_value)
         else:
             value = rng.choice(numbers)[1]
-        _set(out, path, max(0, min(value, limits.max_value)))
+        _set(out, path, max(0, min(value, cap)))
     elif lists:
         path, items = rng.choice(lists)
         i = rng.randrange(len(items))
@@ -147,7 +149,7 @@ def _ladder(top: int) -> list[int]:
     small scale is a much smaller space to search (LPT's worst case on 5
     machines is found in seconds with values up to 10, rarely in a minute
     with values up to 20)."""
-    return sorted({top, max(2, top // 2), max(2, top // 4)}, reverse=True)
+    return sorted({top, max(min(top, 2), top // 2), max(min(top, 2), top // 4)}, reverse=True)
 
 
 def _kick(data: dict, rng: random.Random, limits: Limits) -> dict:
@@ -241,8 +243,9 @@ def search(start: Start, score: Score, size: Callable[[Any], Size], limits: Limi
     steps = 0
 
     def more() -> bool:
+        unbounded = found.scored is not None and found.scored.ratio == math.inf   # nothing is worse
         return time.monotonic() < deadline and (evaluations is None or evaluate.evaluated < evaluations) \
-            and steps < 50 * (evaluations or math.inf) + 1000
+            and steps < 50 * (evaluations or math.inf) + 1000 and not unbounded
 
     def consider(data: dict, scored: Scored | None) -> None:
         if scored is not None and (found.scored is None or scored.ratio > found.scored.ratio):
@@ -251,7 +254,8 @@ def search(start: Start, score: Score, size: Callable[[Any], Size], limits: Limi
 
     while more():
         scale = replace(limits, max_value=rng.choice(_ladder(limits.max_value)))
-        current = start(rng, scale) if found.data is None or rng.random() < 0.5 else _kick(found.data, rng, scale)
+        near_best = strategy != "random" and found.data is not None and rng.random() < 0.5
+        current = _kick(found.data, rng, scale) if near_best else start(rng, scale)
         current_score = evaluate(current)
         steps += 1
         consider(current, current_score)

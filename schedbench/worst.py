@@ -5,10 +5,14 @@ objective is maximised), both exact: the heuristic's schedule must be
 valid by SPEC's rules and its value proven (a campaign metric needs F_u*),
 and OPT must be ``optimal`` (proven twice, as everywhere). An instance that
 falls short of either, or where the objective is not defined (campaign
-user-flow on several users), is skipped. The search (``schedbench.search``) starts
-from the family's ``search_start`` in ``schedbench.instances.<family>``.
+user-flow on several users), is skipped. A maximised objective on which
+the heuristic gets 0 against a positive optimum is unbounded: the search
+stops there. The search (``schedbench.search``) starts from the family's
+``search_start`` in ``schedbench.instances.<family>``; the heuristic is a
+registered one or the user's ``path/to/file.py:FUNCTION``.
 """
 
+import math
 import random
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -23,11 +27,38 @@ from schedbench.model import instance_to_json
 from schedbench.result import OPTIMAL
 from schedbench.search import Found, Limits, Scored, search
 from schedbench.solvers import solve
+from schedbench.user_code import load_function
+
+#: Draws of a family's start before giving up on meeting the limits.
+START_TRIES = 100
+
+
+def resolve_objective(family: str, objective: str | None) -> str:
+    """The objective named (checked) or the family's first."""
+    known = families.objectives(family)
+    if objective is None:
+        return known[0]
+    if objective not in known:
+        raise UserInputError("--objective", f"{objective!r} is not an objective of family {family} "
+                                            f"(known: {', '.join(known)})")
+    return objective
+
+
+def heuristic_function(family: str, heuristic: str) -> Callable:
+    """A registered heuristic of ``family``, or the user's ``file.py:FUNCTION`` / ``module:FUNCTION``."""
+    known = families.heuristics(family)
+    if heuristic in known:
+        return known[heuristic]
+    if ":" in heuristic:
+        return load_function(heuristic, "HEURISTIC")
+    raise UserInputError("HEURISTIC", f"unknown heuristic {heuristic!r} for family {family} "
+                                      f"(known: {', '.join(known) or 'none'}; or path/to/file.py:FUNCTION)")
 
 
 def ratio_score(family: str, heuristic: str, objective: str, time_limit: float) -> Callable[[Any], Scored | None]:
     """heuristic / OPT on one instance, or None where either is not proven."""
-    run = families.heuristics(family)[heuristic]
+    run = heuristic_function(family, heuristic)
+    registered = heuristic if heuristic in families.heuristics(family) else None
     maximized = families.maximized(family, objective)
 
     def score(instance) -> Scored | None:
@@ -38,7 +69,7 @@ def ratio_score(family: str, heuristic: str, objective: str, time_limit: float) 
         if result.status != OPTIMAL:
             return None
         schedule = run(instance)
-        if families.heuristic_verdict(instance, schedule, objective, heuristic)[0] != "feasible":
+        if families.heuristic_verdict(instance, schedule, objective, registered)[0] != "feasible":
             return None
         try:
             value = families.objective_value(instance, schedule, objective, time_limit)
@@ -46,21 +77,42 @@ def ratio_score(family: str, heuristic: str, objective: str, time_limit: float) 
             return None
         optimum = result.objective
         over, under = (optimum, value) if maximized else (value, optimum)
+        numbers = {"heuristic_value": value, "optimum": optimum}
         if under == 0:
-            return None
-        return Scored(Fraction(over) / Fraction(under), {"heuristic_value": value, "optimum": optimum})
+            return Scored(math.inf, numbers) if over > 0 else None   # 0 / 0 says nothing
+        return Scored(Fraction(over) / Fraction(under), numbers)
 
     return score
 
 
 def start_of(family: str) -> Callable[[random.Random, Limits], Any]:
     """``search_start`` of ``schedbench.instances.<family>``."""
-    families.objectives(family)  # an unknown family is an error
+    if family not in families.names():
+        raise UserInputError("--family", f"unknown family {family!r} (known: {', '.join(families.names())})")
     try:
         return import_module(f"schedbench.instances.{family}").search_start
     except (ModuleNotFoundError, AttributeError):
         raise UserInputError("--family", f"family {family} has no search start "
                                          f"(schedbench.instances.{family}.search_start)") from None
+
+
+def draw_start(family: str, rng: random.Random, limits: Limits):
+    """A start of ``family`` within ``limits`` (redrawn until it fits)."""
+    begin = start_of(family)
+    for _ in range(START_TRIES):
+        instance = begin(rng, limits)
+        size = families.size(instance)
+        if limits.admit(size):
+            return instance
+    field = "--max-jobs" if size.jobs > limits.max_jobs else "--machines"
+    raise UserInputError(field, f"no start of family {family} fits within {START_TRIES} draws "
+                                f"(the last: {size.jobs} jobs, {size.machines} machines)")
+
+
+def json_start(family: str) -> Callable[[random.Random, Limits], dict]:
+    """What a search starts from: the family's start within the limits, as JSON."""
+    start_of(family)
+    return lambda rng, limits: instance_to_json(draw_start(family, rng, limits))
 
 
 def worst(heuristic: str, family: str, objective: str | None = None, limits: Limits = Limits(),
@@ -69,13 +121,8 @@ def worst(heuristic: str, family: str, objective: str | None = None, limits: Lim
     """The instance of largest heuristic / OPT the search finds, shrunk.
     ``chains`` > 1 runs independent searches (seeds seed * 1009 + i), on
     ``workers`` processes or a Dask ``cluster``, and keeps the best."""
-    objective = objective or families.objectives(family)[0]
-    if objective not in families.objectives(family):
-        raise UserInputError("--objective", f"{objective!r} is not an objective of family {family} "
-                                            f"(known: {', '.join(families.objectives(family))})")
-    if heuristic not in families.heuristics(family):
-        raise UserInputError("HEURISTIC", f"unknown heuristic {heuristic!r} for family {family} "
-                                          f"(known: {', '.join(families.heuristics(family))})")
+    objective = resolve_objective(family, objective)
+    heuristic_function(family, heuristic)
     start_of(family)
     runs = [partial(_chain, heuristic, family, objective, limits, seed if chains == 1 else seed * 1009 + i, strategy,
                     budget, evaluations, time_limit) for i in range(chains)]
@@ -96,9 +143,8 @@ def worst(heuristic: str, family: str, objective: str | None = None, limits: Lim
 
 def _chain(heuristic: str, family: str, objective: str, limits: Limits, seed: int, strategy: str,
            budget: float | None, evaluations: int | None, time_limit: float) -> Found:
-    begin = start_of(family)
-    return search(lambda rng, scale: instance_to_json(begin(rng, scale)), ratio_score(family, heuristic, objective, time_limit),
-                  families.size, limits, seed, strategy, evaluations, budget)
+    return search(json_start(family), ratio_score(family, heuristic, objective, time_limit), families.size, limits,
+                  seed, strategy, evaluations, budget)
 
 
 def _call(run: Callable[[], Found]) -> Found:
@@ -106,11 +152,13 @@ def _call(run: Callable[[], Found]) -> Found:
 
 
 def as_json(found: Found, heuristic: str, family: str, objective: str) -> dict:
-    """What ``schedbench worst --json`` prints."""
+    """What ``schedbench worst --json`` prints; an unbounded ratio is ``null`` with ``unbounded: true``."""
     scored = found.scored
+    unbounded = scored is not None and scored.ratio == math.inf
+    exact = scored is not None and not unbounded
     return {"heuristic": heuristic, "family": family, "objective": objective,
-            "ratio": None if scored is None else [scored.ratio.numerator, scored.ratio.denominator],
-            "ratio_float": None if scored is None else float(scored.ratio),
+            "ratio": [scored.ratio.numerator, scored.ratio.denominator] if exact else None,
+            "ratio_float": float(scored.ratio) if exact else None, "unbounded": unbounded,
             "instance": found.data,
             "heuristic_value": None if scored is None else _exact(scored.numbers["heuristic_value"]),
             "optimum": None if scored is None else _exact(scored.numbers["optimum"]),

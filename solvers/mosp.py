@@ -285,4 +285,3 @@ def _schedule(spec, solution: list[int]) -> Schedule:
     """The models' solution: machines, then starts."""
     n = len(spec.instance.lengths)
     return Schedule(tuple(solution[:n]), tuple(solution[n:]))
-

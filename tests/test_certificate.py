@@ -18,6 +18,7 @@ from schedbench.instances.dssp import small_workload as dssp_small
 from schedbench.instances.knapsack import random_knapsack
 from schedbench.instances.mosp import planted_three_partition, random_small as mosp_small
 from schedbench.instances.workflow import small_workload as workflow_small
+from schedbench.model.mosp import parse as parse_mosp
 from schedbench.model.pcmax import PcmaxInstance
 from schedbench.result import FEASIBLE, OPTIMAL, UNKNOWN
 from schedbench.solvers import cpsat, settings, solve
@@ -192,3 +193,25 @@ def test_dssp_trusts_the_knapsack_bound_only_from_the_dynamic_program(monkeypatc
         after = solve(dssp_small(seed), solver="cpsat", time_limit=20)
         assert after.objective == before.objective and "knapsack-bound" not in after.proof
         assert after.status != OPTIMAL or after.proof == ("lp-dantzig",) or len(after.proof) == 2
+
+
+def test_the_mosp_search_gives_its_first_cap_a_quarter_of_the_time(monkeypatch):
+    """The first cap (the certified bound) is where a tight bound is proven
+    without a refutation: it gets a quarter of the limit, each further cap a tenth."""
+    from schedbench.solvers import mosp
+
+    asked = []
+
+    def decide(spec, cap, seconds, floor=None):
+        asked.append((cap, seconds))
+        return ModelOutcome("infeasible" if cap < 12 else "feasible", None, None,
+                            None if cap < 12 else [0] * (2 * len(spec.instance.lengths)))
+
+    deadline = __import__("time").monotonic() + 100
+    claimed, _, settled = mosp._increasing_caps(mosp.MospSpec(mosp_small(1), ()), decide, 10, 20, deadline, None,
+                                                2.5, 1.0)
+    assert (claimed, settled) == (12, True) and asked == [(10, 2.5), (11, 1.0), (12, 1.0)]
+    seen = {}
+    monkeypatch.setattr(mosp, "_increasing_caps", lambda *args: seen.update(budgets=args[-2:]) or (0, None, True))
+    mosp.solve(parse_mosp(ISSUE_INSTANCE), "makespan", "cpsat", 8.0)
+    assert seen["budgets"] == (2.0, 0.8)

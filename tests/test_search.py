@@ -36,10 +36,29 @@ def test_the_search_is_deterministic_for_a_seed_and_its_result_is_shrunk():
             for _ in range(2)]
     assert runs[0].data == runs[1].data and runs[0].scored == runs[1].scored
     found = runs[0]
-    assert found.scored.ratio >= worst("lpt", "pcmax", limits=Limits((3, 3), 8, 12), evaluations=400, budget=None,
-                                       seed=5).scored.ratio
-    assert sum(found.data["jobs"]) <= sum(found.unshrunk["jobs"])
+    unshrunk = worst_score(found.unshrunk)
+    assert found.scored.ratio >= unshrunk and len(found.data["jobs"]) <= len(found.unshrunk["jobs"])
     assert found.evaluated >= 400
+
+
+def worst_score(data: dict) -> Fraction:
+    from schedbench.worst import ratio_score
+
+    return ratio_score("pcmax", "lpt", "makespan", 5.0)(parse_instance(data)).ratio
+
+
+def test_random_sampling_only_draws_fresh_starts():
+    """The baseline: no move, no restart near the best; every instance is a start."""
+    drawn = []
+
+    def start(rng, limits):
+        drawn.append({"family": "pcmax", "format_version": 1, "machines": 2,
+                      "jobs": [rng.randint(1, limits.max_value) for _ in range(3)]})
+        return drawn[-1]
+
+    found = search(start, lambda inst: Scored(Fraction(max(inst.jobs), sum(inst.jobs))), size, Limits((2, 2), 6, 9),
+                   strategy="random", evaluations=50, shrink_result=False)
+    assert found.data in drawn and found.evaluated <= len(drawn)
 
 
 def test_an_unproven_instance_is_skipped_never_scored():
@@ -69,16 +88,26 @@ def test_moves_keep_the_document_and_the_limits():
 
 def test_every_family_start_respects_the_limits():
     from schedbench import families
-    from schedbench.worst import start_of
+    from schedbench.worst import draw_start
 
-    limits = Limits((2, 3), 9, 7)
-    for family in ("pcmax", "campaign", "mosp", "dssp", "workflow"):
+    for family in ("pcmax", "campaign", "mosp", "dssp", "workflow", "knapsack"):
+        limits = Limits(None if family == "knapsack" else (2, 3), 9, 7)   # a knapsack has no machines to bound
         rng = random.Random(0)
-        for _ in range(5):
-            instance = start_of(family)(rng, limits)
-            jobs, machines = families.size(instance)
-            assert 2 <= machines <= 3, family
+        for _ in range(20):
+            jobs, machines = families.size(draw_start(family, rng, limits))
+            assert jobs <= 9 and (family == "knapsack" or 2 <= machines <= 3), family
     assert size(search_start(random.Random(0), Limits((4, 4), 9, 7))).machines == 4
+
+
+def test_moves_keep_values_above_the_cap_and_scales_stay_below_it():
+    from schedbench.search import _ladder
+
+    rng = random.Random(3)
+    data = {"family": "knapsack", "format_version": 1, "capacity": 120, "items": [{"weight": 5, "profit": 4}]}
+    capacities = {mutate(data, rng, Limits(None, 5, 20))["capacity"] for _ in range(300)}
+    assert {118, 119} <= capacities <= set(range(121))  # a nudge moves it down, never clamps it to --max-value
+    assert all(c >= 118 or c <= 20 for c in capacities)  # a redraw or a copy draws within --max-value
+    assert _ladder(1) == [1] and _ladder(20) == [20, 10, 5]
 
 
 def test_worst_command_prints_the_ratio_and_saves_the_instance(tmp_path):
@@ -95,12 +124,28 @@ def test_worst_command_prints_the_ratio_and_saves_the_instance(tmp_path):
 
 
 def test_worst_refuses_bad_options_naming_them():
-    for args, field in ((["--family", "nosuch"], "family"), (["--family", "pcmax", "--machines", "0"], "--machines"),
-                        (["--family", "pcmax", "--objective", "flow"], "--objective")):
+    for args, field in ((["--family", "nosuch"], "--family"), (["--family", "pcmax", "--machines", "0"], "--machines"),
+                        (["--family", "pcmax", "--machines", "5-2"], "--machines"),
+                        (["--family", "pcmax", "--machines", "2-"], "--machines"),
+                        (["--family", "pcmax", "--machines", "x"], "--machines"),
+                        (["--family", "pcmax", "--objective", "flow"], "--objective"),
+                        (["--family", "three_partition"], "--family")):
         out = run_cli("worst", "lpt", *args, "--evaluations", "5")
-        assert out.returncode == 2 and field in out.stderr and "Traceback" not in out.stderr, args
+        assert out.returncode == 2 and out.stderr.startswith(f"schedbench: {field}:") and "Traceback" not in out.stderr, args
     out = run_cli("worst", "nosuch", "--family", "pcmax", "--evaluations", "5")
     assert out.returncode == 2 and "HEURISTIC" in out.stderr
+
+
+def test_worst_takes_a_users_function_and_an_unbounded_ratio_ends_the_search(tmp_path):
+    """A DSSP schedule that runs nothing earns 0 where the optimum is positive: OPT / 0 is unbounded."""
+    (tmp_path / "idle.py").write_text("from schedbench.schedule import Schedule\n\n\n"
+                                      "def nothing(instance):\n"
+                                      "    return Schedule((None,) * len(instance.lengths), (None,) * len(instance.lengths))\n")
+    out = run_cli("worst", f"{tmp_path / 'idle.py'}:nothing", "--family", "dssp", "--evaluations", "50", "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["unbounded"] and result["ratio"] is None and result["heuristic_value"] == 0
+    assert result["optimum"] > 0 and result["evaluated"] == 1
 
 
 def test_the_tutorial_claim_file_holds_one_claim_and_breaks_the_other(tmp_path):
@@ -119,14 +164,47 @@ def test_the_tutorial_claim_file_holds_one_claim_and_breaks_the_other(tmp_path):
                                             "jobs": [3, 3, 2, 2, 2]}))).holds for c in claims)
 
 
-def test_a_claim_file_without_claims_is_refused(tmp_path):
-    path = tmp_path / "empty.py"
-    path.write_text('FAMILY = "pcmax"\n')
-    out = run_cli("claims", "check", str(path))
-    assert out.returncode == 2 and "CLAIMS" in out.stderr and "Traceback" not in out.stderr
-    path.write_text('FAMILY = "pcmax"\nraise RuntimeError("broken")\n')
-    out = run_cli("claims", "check", str(path))
-    assert out.returncode == 2 and "broken" in out.stderr
+def test_a_bad_claim_file_is_one_line_naming_it(tmp_path):
+    header = ("from fractions import Fraction\nfrom schedbench.claims import PROJECT, Check, Claim\n"
+              "FAMILY = 'pcmax'\n")
+    bodies = {
+        "empty": ("FAMILY = 'pcmax'\n", "CLAIMS"),
+        "broken": ("FAMILY = 'pcmax'\nraise RuntimeError('broken')\n", "broken"),
+        "divides": (header + "CLAIMS = [Claim('k.div', 's', lambda i: True, lambda c: 1 / 0, PROJECT)]\n",
+                    "k.div: raised ZeroDivisionError"),
+        "returns": (header + "CLAIMS = [Claim('k.bool', 's', lambda i: True, lambda c: True, PROJECT)]\n",
+                    "k.bool: the check must return a Check, got bool"),
+        "unknown": (header + "CLAIMS = [Claim('k.h', 's', lambda i: True, lambda c: c.value('nosuch'), PROJECT)]\n",
+                    "pcmax has no heuristic 'nosuch'"),
+    }
+    for name, (body, message) in bodies.items():
+        path = tmp_path / f"{name}.py"
+        path.write_text(body)
+        out = run_cli("claims", "check", str(path), "--instances", "3", "--out", str(tmp_path / "cx"))
+        assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr, (name, out.stderr)
+    out = run_cli("claims", "check", str(tmp_path / "missing.py"))
+    assert out.returncode == 2 and "no file" in out.stderr
+
+
+def test_a_claim_file_may_use_dataclasses_and_give_its_instances_as_json(tmp_path):
+    path = tmp_path / "mine.py"
+    path.write_text("from __future__ import annotations\nfrom dataclasses import dataclass\n"
+                    "from schedbench.claims import PROJECT, Check, Claim\nFAMILY = 'pcmax'\n\n\n"
+                    "@dataclass\nclass Bound:\n    factor: int\n\n\n"
+                    "def instances(count, seed):\n"
+                    "    return [{'family': 'pcmax', 'format_version': 1, 'machines': 2, 'jobs': [3, 3, 2, 2, 2]}]\n\n\n"
+                    "def lpt(case) -> Check:\n"
+                    "    ratio = case.value('lpt') / case.optimum()\n"
+                    "    return Check(ratio <= Bound(1).factor, ratio, {})\n\n\n"
+                    "CLAIMS = [Claim('lpt.one', 'LPT is optimal (false)', lambda i: True, lpt, PROJECT)]\n")
+    out = run_cli("claims", "check", str(path), "--out", str(tmp_path / "cx"))
+    assert out.returncode == 0, out.stderr
+    assert "| lpt.one | LPT is optimal (false) | 1 | 0 | 1 | 1.1667 |" in out.stdout
+
+
+def test_the_ledger_form_keeps_working_with_options_first(tmp_path):
+    out = run_cli("claims", "--instances", "0", "dssp", "--out", str(tmp_path))
+    assert out.returncode == 0 and "dssp.bound" in out.stdout, out.stderr
 
 
 def test_chains_on_a_process_pool_keep_the_best_of_their_seeds():

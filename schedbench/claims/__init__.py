@@ -130,17 +130,26 @@ def run_ledger(claims: list[Claim], instances: Iterable, make_case: Callable, sm
                 continue
             tally.add(check)
             if not check.holds and out_dir is not None:
-                small = shrink(instance, lambda c, claim=claim: violates(claim, c), smaller)
-                try:
-                    small_check = claim.check(make_case(small)) if small is not instance else check
-                except NotProven:  # proven a moment ago inside shrink; a slower rerun keeps the original
-                    small, small_check = instance, check
-                path = save_counterexample(out_dir, claim, small, small_check, to_json)
-                if str(path) not in tally.counterexamples:
-                    tally.counterexamples.append(str(path))
+                record_violation(tally, instance, check, lambda c, claim=claim: violates(claim, c), smaller,
+                                 make_case, to_json, out_dir)
         if progress is not None:
             progress()
     return list(tallies.values())
+
+
+def record_violation(tally: Tally, instance, check: Check, violates: Callable[[object], bool],
+                     smaller: Callable, make_case: Callable, to_json: Callable, out_dir: Path) -> None:
+    """Shrink a violating instance and save it as the claim's counterexample
+    (once per distinct shrunk instance)."""
+    claim = tally.claim
+    small = shrink(instance, violates, smaller)
+    try:
+        small_check = claim.check(make_case(small)) if small is not instance else check
+    except NotProven:  # proven a moment ago inside shrink; a slower rerun keeps the original
+        small, small_check = instance, check
+    path = save_counterexample(out_dir, claim, small, small_check, to_json)
+    if str(path) not in tally.counterexamples:
+        tally.counterexamples.append(str(path))
 
 
 SECTION_TITLES = {PAPER: "The papers' claims", PROJECT: "This project's checks (beyond the papers' statements)"}

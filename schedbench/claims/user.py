@@ -2,17 +2,20 @@
 
 A claim file names its ``FAMILY`` and lists its ``CLAIMS`` (``Claim``
 objects whose check takes a ``Case``); it may define ``instances(count,
-seed)``, else random instances come from the family's search start.
-``check_file`` runs every claim on those instances (``run_ledger``, which
-shrinks and saves each violation) and, with a search budget, on the
-instances an adversarial search (``schedbench.search``) drives towards the
-largest observed / bound.
+seed)`` (instances or their JSON), else random instances come from the
+family's search start. ``check_file`` runs every claim on those instances
+(``run_ledger``, which shrinks and saves each violation) and, with a
+search budget, on the instances an adversarial search
+(``schedbench.search``) drives towards the largest observed / bound.
+
+The file is the user's input: a check that raises (other than
+``NotProven``) or returns something else than a ``Check`` stops the command
+with one line naming the file and the claim.
 """
 
-import importlib.util
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
@@ -20,14 +23,15 @@ from types import ModuleType
 from typing import Any
 
 from schedbench import families
-from schedbench.claims import Check, Claim, Tally, run_ledger, save_counterexample, shrink
+from schedbench.claims import Check, Claim, Tally, record_violation, run_ledger
 from schedbench.errors import InstanceError, NotProven, UserInputError
 from schedbench.model import instance_to_json, parse_instance
 from schedbench.result import OPTIMAL
 from schedbench.schedule import Schedule
 from schedbench.search import Limits, Scored, search, smaller
 from schedbench.solvers import solve
-from schedbench.worst import start_of
+from schedbench.user_code import import_file
+from schedbench.worst import draw_start, json_start
 
 
 class Case:
@@ -56,7 +60,11 @@ class Case:
 
     def schedule(self, heuristic: str) -> Schedule:
         if heuristic not in self._schedules:
-            self._schedules[heuristic] = families.heuristics(self.instance.family)[heuristic](self.instance)
+            known = families.heuristics(self.instance.family)
+            if heuristic not in known:
+                raise UserInputError("heuristic", f"{self.instance.family} has no heuristic {heuristic!r} "
+                                                  f"(known: {', '.join(known) or 'none'})")
+            self._schedules[heuristic] = known[heuristic](self.instance)
         return self._schedules[heuristic]
 
     def value(self, heuristic: str, objective: str | None = None) -> Fraction:
@@ -77,34 +85,62 @@ class ClaimFile:
     module: ModuleType
 
     def instances(self, count: int, seed: int, limits: Limits) -> Iterable:
-        """The file's own ``instances(count, seed)``, else the family's search start."""
+        """The file's own ``instances(count, seed)`` (instances or their JSON),
+        else ``count`` draws of the family's search start within ``limits``."""
         own = getattr(self.module, "instances", None)
-        if own is not None:
-            return own(count, seed)
-        begin = start_of(self.family)
-        rng = random.Random(seed)
-        return [begin(rng, limits) for _ in range(count)]
+        if own is None:
+            rng = random.Random(seed)
+            return [draw_start(self.family, rng, limits) for _ in range(count)]
+        return [_instance(item, self.path, index) for index, item in enumerate(_called(own, self.path, count, seed))]
 
 
 def load(path: str | Path) -> ClaimFile:
-    """Import a claim file; what it lacks is named, never guessed."""
-    path = Path(path)
-    if path.suffix != ".py" or not path.is_file():
-        raise UserInputError("FILE", f"{path} is not a Python file")
-    spec = importlib.util.spec_from_file_location(f"schedbench_user_claims_{path.stem}", path)
-    module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:  # the user's code: report it as their input, in one line
-        raise UserInputError("FILE", f"{path} failed to load: {type(exc).__name__}: {exc}") from None
+    """Import a claim file; what it lacks is named, never guessed. Each claim's
+    check is guarded: the user's errors become one line naming the claim."""
+    module = import_file(path, "FILE")
+    name = Path(path).name
     family = getattr(module, "FAMILY", None)
     if family not in families.names():
-        raise UserInputError(f"{path.name}: FAMILY", f"must name a family (known: {', '.join(families.names())}), "
-                                                     f"got {family!r}")
+        raise UserInputError(f"{name}: FAMILY", f"must name a family (known: {', '.join(families.names())}), "
+                                                f"got {family!r}")
     claims = getattr(module, "CLAIMS", None)
     if not isinstance(claims, list) or not claims or not all(isinstance(c, Claim) for c in claims):
-        raise UserInputError(f"{path.name}: CLAIMS", "must be a non-empty list of schedbench.claims.Claim")
-    return ClaimFile(path, family, claims, module)
+        raise UserInputError(f"{name}: CLAIMS", "must be a non-empty list of schedbench.claims.Claim")
+    return ClaimFile(Path(path), family, [_guarded(c, name) for c in claims], module)
+
+
+def _guarded(claim: Claim, file: str) -> Claim:
+    def check(case) -> Check:
+        found = _called(claim.check, file, case, field=f"{file}: {claim.key}")
+        if not isinstance(found, Check):
+            raise UserInputError(f"{file}: {claim.key}", f"the check must return a Check, got {type(found).__name__}")
+        return found
+
+    def applies(instance) -> bool:
+        return bool(_called(claim.applies, file, instance, field=f"{file}: {claim.key}.applies"))
+
+    return replace(claim, check=check, applies=applies)
+
+
+def _called(function: Callable, file, *args, field: str | None = None) -> Any:
+    """``function(*args)``; NotProven and UserInputError pass, any other error is the file's."""
+    try:
+        return function(*args)
+    except (NotProven, UserInputError):
+        raise
+    except Exception as exc:  # the user's code
+        raise UserInputError(field or str(file), f"raised {type(exc).__name__}: {exc}") from None
+
+
+def _instance(item: Any, path: Path, index: int):
+    if isinstance(item, dict):
+        try:
+            return parse_instance(item)
+        except InstanceError as exc:
+            raise UserInputError(f"{path.name}: instances()[{index}]", str(exc)) from None
+    if not hasattr(item, "family"):
+        raise UserInputError(f"{path.name}: instances()[{index}]", f"not an instance: {type(item).__name__}")
+    return item
 
 
 def _smaller_instances(instance) -> Iterable:
@@ -117,8 +153,8 @@ def _smaller_instances(instance) -> Iterable:
 
 def claim_score(claim: Claim, make_case: Callable[[Any], Any]) -> Callable[[Any], Scored | None]:
     """observed / bound on one instance (a yes-or-no claim scores 0 when it
-    holds and 2 when it fails), or None where the claim does not apply or
-    its numbers are not proven."""
+    holds and 2 when it fails, for the search only), or None where the claim
+    does not apply or its numbers are not proven."""
     def score(instance) -> Scored | None:
         if not claim.applies(instance):
             return None
@@ -136,7 +172,8 @@ def claim_score(claim: Claim, make_case: Callable[[Any], Any]) -> Callable[[Any]
 class Searched:
     """What the adversarial search saw for one claim."""
     evaluated: int
-    worst: Fraction | None
+    worst: Fraction | None   # observed / bound at the search's best; None for a yes-or-no claim
+    violated: bool
 
 
 def check_file(claim_file: ClaimFile, count: int, seed: int, limits: Limits, search_seconds: float,
@@ -145,26 +182,24 @@ def check_file(claim_file: ClaimFile, count: int, seed: int, limits: Limits, sea
     """Every claim on ``count`` instances, then ``search_seconds`` of
     adversarial search shared among the claims (its best instance joins
     the tally); violations shrunk and saved."""
-    tallies = run_ledger(claim_file.claims, claim_file.instances(count, seed, limits),
-                         lambda inst: Case(inst, time_limit), _smaller_instances, instance_to_json, out_dir, progress)
+    make_case = lambda inst: Case(inst, time_limit)  # noqa: E731
+    tallies = run_ledger(claim_file.claims, claim_file.instances(count, seed, limits), make_case,
+                         _smaller_instances, instance_to_json, out_dir, progress)
     searched: dict[str, Searched] = {}
     if search_seconds <= 0:
         return tallies, searched
-    begin = start_of(claim_file.family)
     for tally in tallies:
-        score = claim_score(tally.claim, lambda inst: Case(inst, time_limit))
-        found = search(lambda rng, scale: instance_to_json(begin(rng, scale)), score, families.size, limits, seed,
+        score = claim_score(tally.claim, make_case)
+        found = search(json_start(claim_file.family), score, families.size, limits, seed,
                        budget=search_seconds / len(tallies), shrink_result=False)
-        searched[tally.claim.key] = Searched(found.evaluated, None if found.scored is None else found.scored.ratio)
-        if found.scored is None:
+        check: Check | None = None if found.scored is None else found.scored.numbers["check"]
+        searched[tally.claim.key] = Searched(found.evaluated, None if check is None else check.ratio,
+                                             check is not None and not check.holds)
+        if check is None:
             continue
-        check: Check = found.scored.numbers["check"]
         tally.add(check)
         if not check.holds:
             violates = lambda inst: (s := score(inst)) is not None and not s.numbers["check"].holds  # noqa: E731
-            small = shrink(parse_instance(found.data), violates, _smaller_instances)
-            small_check = score(small).numbers["check"]
-            path = save_counterexample(out_dir, tally.claim, small, small_check, instance_to_json)
-            if str(path) not in tally.counterexamples:
-                tally.counterexamples.append(str(path))
+            record_violation(tally, parse_instance(found.data), check, violates, _smaller_instances, make_case,
+                             instance_to_json, out_dir)
     return tallies, searched

@@ -8,6 +8,21 @@ from importlib import import_module
 import click
 
 
+class RegistryCommand(click.Command):
+    """A command whose help ends with what the family registry holds
+    (``registry_help``, computed when help is asked for, not at import)."""
+
+    def __init__(self, *args, registry_help=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.registry_help = registry_help
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        if self.registry_help:
+            with formatter.section("From the family registry"):
+                formatter.write_dl(self.registry_help())
+
+
 def register(group: click.Group) -> None:
     for module in pkgutil.iter_modules(__path__):
         for command in import_module(f"{__name__}.{module.name}").COMMANDS:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from schedbench.commands import RegistryCommand
 from schedbench.commands.worst import machine_range
 from schedbench.errors import UserInputError
 
@@ -15,7 +16,7 @@ class _LedgerByDefault(click.Group):
     kept its first form when ``check`` joined it."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        if args and args[0] not in self.commands and not args[0].startswith("-"):
+        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
             args = ["ledger", *args]
         return super().parse_args(ctx, args)
 
@@ -33,7 +34,13 @@ def claims() -> None:
     ("bounds" is the same command.)"""
 
 
-@claims.command()
+def _ledgers_help() -> list[tuple[str, str]]:
+    from schedbench import families
+
+    return [("ledgers", ", ".join(f for f in families.names() if families.ledger(f)))]
+
+
+@claims.command(cls=RegistryCommand, registry_help=_ledgers_help)
 @click.argument("family")
 @click.option("--instances", "count", type=click.IntRange(min=0), default=1000, show_default=True,
               help="Random small instances (the papers' constructions are added; mosp: and Theorem 2's reductions).")
@@ -90,7 +97,7 @@ def check(file, count, search_seconds, seed, machines, max_jobs, max_value, time
                                        progress=bar.update)
     click.echo(table(tallies))
     for key, seen in searched.items():
-        worst = "-" if seen.worst is None else f"{float(seen.worst):.4f}"
+        worst = ("violated" if seen.violated else "held") if seen.worst is None else f"{float(seen.worst):.4f}"
         click.echo(f"{key}: search saw {seen.evaluated} proven instances, worst observed/bound {worst}")
     _counterexamples(tallies)
 

@@ -133,8 +133,9 @@ def _summary(rows) -> None:
 def _user_table(spec: str, family: str, path) -> None:
     """The user's heuristic: one line per entry, then mean and worst ratio per objective."""
     from schedbench.bench import regress as reg
+    from schedbench.user_code import load_function
 
-    function = reg.load_function(spec)
+    function = load_function(spec)
     outcomes = reg.user_outcomes(function, family, path, _bar(spec, "instance"))
     for o in outcomes:
         shown = o.problem or f"value {o.value}, optimum {o.entry.value}, ratio {o.ratio} ({float(o.ratio):.4f})"

@@ -1,28 +1,36 @@
 """``schedbench worst``: the adversarial search for a heuristic's worst ratio."""
 
 import json
+import math
 from pathlib import Path
 
 import click
 
+from schedbench.commands import RegistryCommand
 from schedbench.errors import UserInputError
+from schedbench.search import STRATEGIES
 
 
 def machine_range(text: str | None) -> tuple[int, int] | None:
     """``M`` (exactly M) or ``A-B`` -> (low, high)."""
     if text is None:
         return None
-    low, _, high = text.partition("-")
-    try:
-        bounds = (int(low), int(high or low))
-    except ValueError:
-        raise UserInputError("--machines", f"must be M or A-B (integers), got {text!r}") from None
-    if not 1 <= bounds[0] <= bounds[1]:
+    match = [part.strip() for part in text.split("-")]
+    if len(match) > 2 or not all(part.isdigit() for part in match):
+        raise UserInputError("--machines", f"must be M or A-B (integers), got {text!r}")
+    low, high = int(match[0]), int(match[-1])
+    if not 1 <= low <= high:
         raise UserInputError("--machines", f"must satisfy 1 <= A <= B, got {text!r}")
-    return bounds
+    return low, high
 
 
-@click.command()
+def _heuristics_help() -> list[tuple[str, str]]:
+    from schedbench import families
+
+    return [(f, ", ".join(families.heuristics(f))) for f in families.names() if families.heuristics(f)]
+
+
+@click.command(cls=RegistryCommand, registry_help=_heuristics_help)
 @click.argument("heuristic")
 @click.option("--family", required=True, help="The family whose instances are searched.")
 @click.option("--objective", help="Default: the family's first.")
@@ -31,11 +39,12 @@ def machine_range(text: str | None) -> tuple[int, int] | None:
               help="At most this many jobs (tasks in dssp and workflow).")
 @click.option("--max-value", type=click.IntRange(min=1), default=20, show_default=True,
               help="The largest integer a move writes (lengths, times, counts).")
-@click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
-              help="Seconds of search (the shrinking of the best instance comes after).")
+@click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Seconds for the search and the shrinking of its best instance (three quarters and one); "
+                   "a solve running at the end may add up to --time-limit. Default: 60, or none with --evaluations.")
 @click.option("--evaluations", type=click.IntRange(min=1), default=None,
-              help="Stop after this many proven instances (a budget that does not depend on speed).")
-@click.option("--strategy", type=click.Choice(["anneal", "climb", "random"]), default="anneal", show_default=True)
+              help="Stop after this many proven instances: a result that does not depend on the machine's speed.")
+@click.option("--strategy", type=click.Choice(STRATEGIES), default="anneal", show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--chains", type=click.IntRange(min=1), default=1, show_default=True,
               help="Independent searches (seeds derived from --seed), the best kept; each has the whole budget.")
@@ -50,25 +59,27 @@ def worst(heuristic, family, objective, machines, max_jobs, max_value, budget, e
           chains, workers, cluster, time_limit, out, as_json) -> None:
     """Search for the instance of largest HEURISTIC / OPT (OPT / HEURISTIC
     where the objective is maximised), using proven optima only; the best
-    one is shrunk to a smallest instance with the same ratio.
+    one is shrunk to a smallest instance with the same ratio. HEURISTIC is
+    a registered heuristic (below) or your own path/to/file.py:FUNCTION.
 
     Moves change one integer or drop, duplicate or swap one element of a
     list of the instance's JSON; deterministic for a seed and a number of
-    --evaluations (a --budget in seconds cuts the same trajectory).
+    --evaluations.
     """
-    from schedbench import families
     from schedbench.search import Limits
-    from schedbench.worst import as_json as result_json, worst as run
+    from schedbench.worst import as_json as result_json, resolve_objective, start_of, worst as run
 
-    objective = objective or families.objectives(family)[0]
+    start_of(family)
+    objective = resolve_objective(family, objective)
     limits = Limits(machine_range(machines), max_jobs, max_value)
+    budget = budget if budget is not None or evaluations is not None else 60.0
     found = run(heuristic, family, objective, limits, seed, strategy, budget, evaluations, time_limit, chains, workers,
                 cluster)
     result = result_json(found, heuristic, family, objective)
     if out is not None:
         folder = Path(out)
         folder.mkdir(parents=True, exist_ok=True)
-        stem = f"worst-{family}-{heuristic}-{objective}-s{seed}"
+        stem = f"worst-{family}-{Path(heuristic.split(':')[-1]).name}-{objective}-s{seed}"
         if found.data is not None:
             instance = {**found.data, "name": stem,
                         "meta": {"worst_of": heuristic, "objective": objective, "ratio": result["ratio"]}}
@@ -80,8 +91,9 @@ def worst(heuristic, family, objective, machines, max_jobs, max_value, budget, e
     if found.scored is None:
         click.echo(f"{heuristic} on {family}/{objective}: no instance proven ({found.skipped} skipped)")
         return
-    click.echo(f"{heuristic} on {family}/{objective}: worst ratio {found.scored.ratio} "
-               f"({float(found.scored.ratio):.4f}) after {found.evaluated} proven instances "
+    shown = "unbounded" if found.scored.ratio == math.inf else \
+        f"{found.scored.ratio} ({float(found.scored.ratio):.4f})"
+    click.echo(f"{heuristic} on {family}/{objective}: worst ratio {shown} after {found.evaluated} proven instances "
                f"({found.skipped} skipped)")
     click.echo(json.dumps(found.data))
 

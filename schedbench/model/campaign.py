@@ -75,7 +75,7 @@ class CampaignInstance:
 
 
 def size(instance: CampaignInstance) -> fields.Size:
-    """Jobs and machines: what a search bounds and a table counts."""
+    """Jobs and machines: what the worst-case search bounds."""
     return fields.Size(len(instance.lengths), instance.machines)
 
 

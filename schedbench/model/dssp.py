@@ -86,7 +86,7 @@ class DsspInstance:
 
 
 def size(instance: DsspInstance) -> fields.Size:
-    """Tasks and processors: what a search bounds and a table counts."""
+    """Tasks and processors: what the worst-case search bounds."""
     return fields.Size(len(instance.lengths), instance.processors)
 
 

@@ -19,7 +19,6 @@ MAX_COUNT = 1 << 24
 MAX_TOTAL = 1 << 50
 
 
-
 class Size(NamedTuple):
     """An instance's size in the two counts every family has (``size`` of
     each family module says what they count there)."""

@@ -53,7 +53,7 @@ class KnapsackInstance:
 
 
 def size(instance: KnapsackInstance) -> fields.Size:
-    """Items and one knapsack: what a search bounds and a table counts."""
+    """Items and one knapsack: what the worst-case search bounds."""
     return fields.Size(len(instance.items), 1)
 
 

@@ -90,7 +90,7 @@ def _choice(obj: dict, key: str, allowed: tuple[str, ...], default: str | None =
 
 
 def size(instance: MospInstance) -> fields.Size:
-    """Jobs and machines (all organizations): what a search bounds and a table counts."""
+    """Jobs and machines (all organizations): what the worst-case search bounds."""
     return fields.Size(len(instance.lengths), instance.machines)
 
 

@@ -27,7 +27,7 @@ class PcmaxInstance:
 
 
 def size(instance: PcmaxInstance) -> fields.Size:
-    """Jobs and machines: what a search bounds and a table counts."""
+    """Jobs and machines: what the worst-case search bounds."""
     return fields.Size(len(instance.jobs), instance.machines)
 
 

@@ -35,7 +35,7 @@ class ThreePartitionInstance:
 
 
 def size(instance: ThreePartitionInstance) -> fields.Size:
-    """Numbers and triples (the machines of its mosp reduction): what a search bounds and a table counts."""
+    """Numbers and triples (the machines of its mosp reduction): what the worst-case search bounds."""
     return fields.Size(len(instance.items), len(instance.items) // 3)
 
 

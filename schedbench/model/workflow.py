@@ -223,7 +223,7 @@ def _name(value: Any, where: str) -> str:
 
 
 def size(instance: WorkflowInstance) -> fields.Size:
-    """Tasks and clusters: what a search bounds and a table counts."""
+    """Tasks and clusters: what the worst-case search bounds."""
     return fields.Size(len(instance.tasks), len(instance.clusters))
 
 
