@@ -345,10 +345,11 @@ def max_critical_path_workload(seed: int, max_cpl: Fraction, reward: Reward = "s
 
 
 def search_start(rng: random.Random, limits) -> DsspInstance:
-    """A start for ``schedbench worst``: a small workload, unit or size rewards drawn."""
+    """A start for ``schedbench worst``: a small workload of 1-2 stages of 1-2
+    tasks per job, about ``max-jobs`` tasks in all; unit or size rewards drawn."""
     return small_workload(rng.randrange(1 << 30), processors=limits.machines or (2, 4),
-                          jobs=(2, max(2, min(8, limits.max_jobs // 2))), length=(1, min(6, limits.max_value)),
-                          reward=rng.choice(("unit", "size")))
+                          jobs=(1, max(1, limits.max_jobs // 3)), stages=(1, 2), tasks=(1, 2),
+                          length=(1, min(6, limits.max_value)), reward=rng.choice(("unit", "size")))
 
 
 GENERATORS = {"dssp-standard": generator(standard_workload), "dssp-t1": generator(fixed_stages),
