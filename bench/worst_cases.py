@@ -56,7 +56,7 @@ def ledger_row(family: str, key: str, strategy: str, budget: float, folder: Path
                                      "meta": {"worst_of": key, "ratio": str(found.scored.ratio)}}, indent=1) + "\n")
     return {"kind": "ledger", "family": family, "claim": key, "source": claim.source, "strategy": strategy,
             "budget": budget, "worst": None if found.scored is None else str(found.scored.ratio),
-            "evaluated": found.evaluated, "skipped": found.skipped, "instance": None if saved is None else str(saved)}
+            "evaluated": found.evaluated, "skipped": found.skipped, "instance": None if saved is None else saved.name}
 
 
 def _worst(row: dict) -> str:
@@ -93,7 +93,7 @@ def table(rows: list[dict]) -> str:
             better = "-" if a["worst"] is None or b["worst"] is None else \
                 ("yes" if Fraction(a["worst"]) >= Fraction(b["worst"]) else "**no**")
             lines.append(f"| {family} | {key} | {a['source']} | {_worst(a)} | {_worst(b)} | {better} "
-                         f"| {a['evaluated']} | {b['evaluated']} | {a['instance'] or '-'} |")
+                         f"| {a['evaluated']} | {b['evaluated']} | {'`' + a['instance'] + '`' if a['instance'] else '-'} |")
         budget = next(iter(ledger.values()))["anneal"]["budget"]
         parts.append(f"The ledgers' claims, search (anneal) against random sampling from the same starts, "
                      f"{budget:g} s each ({LEDGER_LIMITS.max_jobs} jobs at most, values <= "
