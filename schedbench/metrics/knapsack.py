@@ -3,6 +3,7 @@ weight, and the LP relaxation's bound, all exact."""
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import cmp_to_key
 
 from schedbench.metrics import Bar
 
@@ -21,22 +22,26 @@ def lower_bound(instance, name: str) -> Fraction:
 def dantzig(weights: Sequence[int], profits: Sequence[int], capacity: int) -> Fraction:
     """The LP relaxation's optimum (Dantzig 1957), exact: items by
     decreasing profit per weight, the first one that does not fit taken in
-    part (items of weight 0 always fit). Checkable, and certified as such."""
-    left, total = Fraction(capacity), Fraction(0)
+    part (items of weight 0 always fit). Checkable, and certified as such.
+    Sums in integers; only the part item is a fraction."""
+    left, total = capacity, 0
     for i in by_density(weights, profits):
-        if weights[i] == 0:
+        if weights[i] <= left:
             total += profits[i]
-        elif left > 0:
-            take = min(Fraction(1), left / weights[i])
-            total += take * profits[i]
-            left -= take * weights[i]
-    return total
+            left -= weights[i]
+        else:
+            return total + Fraction(profits[i] * left, weights[i])
+    return Fraction(total)
 
 
 def by_density(weights: Sequence[int], profits: Sequence[int]) -> list[int]:
-    """Item indexes, weight 0 first, then by decreasing profit per weight (ties: index)."""
-    return sorted(range(len(weights)), key=lambda i: (weights[i] > 0, -Fraction(profits[i], weights[i])
-                                                      if weights[i] else Fraction(0), i))
+    """Item indexes, weight 0 first, then by decreasing profit per weight (ties: index),
+    compared exactly by cross-multiplying (no fraction is built)."""
+    def before(i: int, j: int) -> int:
+        if (weights[i] == 0) != (weights[j] == 0):
+            return -1 if weights[i] == 0 else 1
+        return (profits[j] * weights[i] - profits[i] * weights[j]) or (i - j)
+    return sorted(range(len(weights)), key=cmp_to_key(before))
 
 
 METRICS = {"weight": lambda instance, selected: instance.weight_of(selected)}

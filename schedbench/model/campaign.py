@@ -23,7 +23,7 @@ class Campaign:
     jobs: tuple[int, ...]
     think_time: int = 0
 
-    @property
+    @cached_property
     def work(self) -> int:
         return sum(self.jobs)
 

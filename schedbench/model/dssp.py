@@ -32,12 +32,12 @@ class Job:
     reward: int
     stages: tuple[tuple[int, ...], ...]
 
-    @property
+    @cached_property
     def work(self) -> int:
         """T_1: the job's total processing time."""
         return sum(sum(stage) for stage in self.stages)
 
-    @property
+    @cached_property
     def critical_path(self) -> int:
         return critical_path(self.stages)
 
@@ -79,7 +79,7 @@ class DsspInstance:
     def job_of_task(self) -> tuple[int, ...]:
         return tuple(j for j in range(len(self.jobs)) for _ in self.task_slice(j))
 
-    @property
+    @cached_property
     def max_critical_path(self) -> int:
         """T_inf^max."""
         return max((job.critical_path for job in self.jobs), default=0)

@@ -10,6 +10,7 @@ selected item indexes, which takes the place of a schedule
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from schedbench.errors import ScheduleFormatError
@@ -37,11 +38,12 @@ class KnapsackInstance:
 
     family = FAMILY
 
-    @property
+    @cached_property
     def weights(self) -> tuple[int, ...]:
+        """Built once: the greedy and the models read it per item."""
         return tuple(item.weight for item in self.items)
 
-    @property
+    @cached_property
     def profits(self) -> tuple[int, ...]:
         return tuple(item.profit for item in self.items)
 
