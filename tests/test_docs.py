@@ -1,7 +1,9 @@
 """The documentation: the site builds in strict mode (a broken link or a
 page missing from the site fails), and every command of the tutorials
 runs as written, from the repository's root, with the exit code the page
-states (``# exit N``; 0 otherwise)."""
+states (``# exit N``; 0 otherwise). A line ending in ``&`` starts a service
+the following lines use (a Dask scheduler, a worker); it is stopped when
+the page ends."""
 
 import re
 import subprocess
@@ -44,9 +46,19 @@ def test_every_tutorial_command_runs(page, tmp_path):
     env = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "HOME": str(tmp_path)}
     found = commands(page)
     assert found, f"{page} has no runnable command"
-    for command, expected in found:
-        done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True)
-        assert done.returncode == expected, f"{page}: {command}\n{done.stderr[-2000:]}"
+    services = []
+    try:
+        for command, expected in found:
+            if command.endswith("&"):
+                services.append(subprocess.Popen(["bash", "-c", f"exec {command[:-1]}"], cwd=tmp_path, env=env,
+                                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                continue
+            done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True)
+            assert done.returncode == expected, f"{page}: {command}\n{done.stderr[-2000:]}"
+    finally:
+        for service in services:
+            service.terminate()
+            service.wait(timeout=30)
 
 
 def test_every_listing_of_a_shipped_file_is_that_file():

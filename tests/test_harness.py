@@ -39,7 +39,7 @@ name = "killed"
 [[grid]]
 family = "workflow"
 generator = "workflow-small"
-seeds = 120
+seeds = 60
 heuristics = ["fifo-job", "srtf", "pslr"]
 solvers = [{ name = "cpsat", time_limit = 30 }]
 """

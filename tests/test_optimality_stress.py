@@ -5,7 +5,7 @@ from schedbench.bench.optimality_stress import FAMILIES, disagreement, solve_twi
 
 
 def test_backends_never_disagree_on_stress_instances():
-    rows = [solve_twice((family, seed, 5.0)) for family in FAMILIES for seed in range(3)]
+    rows = [solve_twice((family, seed, 5.0)) for family in FAMILIES for seed in range(2)]
     assert [row["name"] for row in rows if disagreement(row)] == []
     proven = sum(row[b]["status"] in ("optimal", "infeasible") or row[b].get("proof") == ["certificate"]
                  for row in rows for b in ("cpsat", "milp"))

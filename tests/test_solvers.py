@@ -164,9 +164,9 @@ def test_time_limit_returns_best_and_bound():
 
 
 def _instances():
-    """150 small random campaign instances, with and without release and think times (larger ones, both
+    """100 small random campaign instances, with and without release and think times (larger ones, both
     backends on each: tests/test_optimality_stress.py and bench/optimality_stress.py)."""
-    for seed in range(150):
+    for seed in range(100):
         if seed % 3 == 0:
             yield random_small(seed, users=(1, 3), campaigns=(1, 2), jobs=(1, 3), length=(1, 5), machines=(1, 3))
         else:
@@ -194,7 +194,7 @@ def test_cpsat_and_milp_agree_on_every_campaign_objective():
                 for name in ("fcfs", "faircamp", "ostrich", "multicamp"):
                     value = objective_value(inst, heuristics[name](inst), objective, flows)
                     assert value >= a.objective, (name, objective)
-    assert compared >= 430
+    assert compared >= 300
 
 
 @pytest.mark.parametrize("formulation", ["cumulative", "machines"])
