@@ -12,9 +12,11 @@ instance is skipped, never guessed.
 
 Strategies: ``random`` (independent starts only: the baseline),
 ``climb`` (hill climbing with restarts) and ``anneal`` (simulated
-annealing with restarts, on the logarithm of the ratio); half the restarts
-of these two start a few moves away from the best instance so far
-(iterated local search), the other half from a fresh start. A score of
+annealing with restarts, on the logarithm of the ratio). Chains restart
+on the Luby sequence; a chain starts a few moves away from the best
+instance so far (iterated local search) or at the best of a batch of
+fresh starts, in proportion to how well moves and fresh starts have paid
+so far (``_Yield``). A score of
 ``math.inf`` (an unbounded ratio) ends the search. Every run is
 deterministic for its seed and its number of evaluations: a time budget
 cuts the same trajectory shorter or longer.
@@ -39,8 +41,14 @@ from schedbench.model.fields import Size
 #: Keys a move never touches: the document's identity.
 FIXED_KEYS = frozenset({"family", "format_version", "name", "meta"})
 STRATEGIES = ("anneal", "climb", "random")
-#: Moves without improvement before a chain restarts (from a new start or near the best).
-PATIENCE = 300
+#: Moves without improvement before a chain restarts (from a new start or near
+#: the best): PATIENCE times the restart's term of the Luby sequence (1, 1, 2,
+#: 1, 1, 2, 4, ...), so that whatever an evaluation costs, most chains are
+#: short (as many starts as random sampling) and a few are long (as deep as
+#: a fixed long patience), within a factor of log of the best fixed one.
+PATIENCE = 25
+#: The largest batch of fresh starts before a chain, in units of its patience.
+MAX_BATCH = 16
 #: Random moves between the best instance and a restart near it.
 KICK_MOVES = 3
 #: Annealing: the first temperature (on log ratio: a move 0.5% worse is taken with probability 1/e)
@@ -143,6 +151,31 @@ def mutate(data: dict, rng: random.Random, limits: Limits) -> dict:
     return _fresh(out)
 
 
+@dataclass
+class _Yield:
+    """How often one source of instances (fresh starts, or moves) gave a new
+    best: the search gives fresh starts a larger share where they find more
+    per evaluation (the ratios of some families are heavy-tailed over
+    random instances and flat under small moves), moves where they do:
+    the share of chains that start near the best, and the size of the
+    batch of fresh starts before the others."""
+    won: int = 0
+    tried: int = 0
+
+    def rate(self) -> float:
+        return (self.won + 1) / (self.tried + PATIENCE)
+
+
+def luby(i: int) -> int:
+    """The i-th term (from 1) of the Luby sequence: the restart lengths that
+    are optimal, up to a log factor, without knowing the best one (Luby,
+    Sinclair and Zuckerman 1993)."""
+    k = i.bit_length()
+    if i == (1 << k) - 1:
+        return 1 << (k - 1)
+    return luby(i - (1 << (k - 1)) + 1)
+
+
 def _ladder(top: int) -> list[int]:
     """The value scales a restart draws from: ``top``, its half and its
     quarter. Most ratios do not change when every value is scaled, and a
@@ -240,36 +273,55 @@ def search(start: Start, score: Score, size: Callable[[Any], Size], limits: Limi
     end = math.inf if budget is None else began + budget
     deadline = math.inf if budget is None else began + (0.75 if shrink_result else 1.0) * budget
     found = Found(None, None)
-    steps = 0
+    steps = restarts = 0
+    sampling, moving = _Yield(), _Yield()
 
     def more() -> bool:
         unbounded = found.scored is not None and found.scored.ratio == math.inf   # nothing is worse
         return time.monotonic() < deadline and (evaluations is None or evaluate.evaluated < evaluations) \
             and steps < 50 * (evaluations or math.inf) + 1000 and not unbounded
 
-    def consider(data: dict, scored: Scored | None) -> None:
+    def consider(data: dict, scored: Scored | None, source: "_Yield") -> None:
+        source.tried += scored is not None
         if scored is not None and (found.scored is None or scored.ratio > found.scored.ratio):
             found.data, found.scored = data, scored
             found.trajectory.append((evaluate.evaluated, round(time.monotonic() - began, 3), str(scored.ratio)))
+            source.won += 1
 
     while more():
         scale = replace(limits, max_value=rng.choice(_ladder(limits.max_value)))
-        near_best = strategy != "random" and found.data is not None and rng.random() < 0.5
-        current = _kick(found.data, rng, scale) if near_best else start(rng, scale)
-        current_score = evaluate(current)
-        steps += 1
-        consider(current, current_score)
-        if strategy == "random" or current_score is None:
+        if strategy == "random":
+            current = start(rng, scale)
+            consider(current, evaluate(current), sampling)
+            steps += 1
+            continue
+        restarts += 1
+        patience = PATIENCE * luby(restarts)
+        if found.data is not None and rng.random() < moving.rate() / (moving.rate() + sampling.rate()):
+            starts, source = [_kick(found.data, rng, scale)], moving
+        else:  # the best of a batch of fresh starts, larger where sampling has found more than moving
+            batch = max(1, min(round(patience * sampling.rate() / moving.rate()), MAX_BATCH * patience))
+            starts, source = (start(rng, scale) for _ in range(batch)), sampling
+        current, current_score = None, None
+        for candidate in starts:
+            if not more():
+                break
+            scored = evaluate(candidate)
+            steps += 1
+            consider(candidate, scored, source)
+            if scored is not None and (current_score is None or scored.ratio > current_score.ratio):
+                current, current_score = candidate, scored
+        if current_score is None:
             continue
         stale, temperature = 0, TEMPERATURE
-        while more() and stale < PATIENCE:
+        while more() and stale < patience:
             candidate = mutate(current, rng, scale)
             scored = evaluate(candidate)
             steps += 1
             if scored is None:
                 stale += 1
                 continue
-            consider(candidate, scored)
+            consider(candidate, scored, moving)
             gain = math.log(scored.ratio / current_score.ratio) if current_score.ratio > 0 < scored.ratio else 0.0
             if gain > 0:
                 stale = 0

@@ -50,3 +50,24 @@ def test_trace_benchmark_traces_are_seeded_and_its_exponent_is_a_slope(tmp_path)
             for n in (10, 100, 1000)]
     assert exponent(rows, "campaign", "fcfs") == pytest.approx(1.5)
     assert exponent(rows[:1], "campaign", "fcfs") is None
+
+
+def test_worst_case_table_compares_medians_over_seeds():
+    """One lucky random run does not decide: the medians do (exact, the lower
+    middle), and the seeds on which the search was ahead are counted."""
+    from schedbench.bench.worst_cases import table
+
+    def row(strategy, seed, worst):
+        return {"kind": "ledger", "family": "dssp", "claim": "c", "source": "paper", "strategy": strategy,
+                "seed": seed, "budget": 20.0, "worst": worst, "evaluated": 10, "skipped": 0}
+
+    rows = [row("anneal", 0, "3/4"), row("anneal", 1, "2/3"), row("anneal", 2, "1/2"),
+            row("random", 0, "1/2"), row("random", 1, "1/2"), row("random", 2, "9/10")]
+    line = next(x for x in table(rows).splitlines() if x.startswith("| dssp | c |"))
+    assert "| 0.6667 | 0.5000 | yes | 2 of 3 | 0.7500 |" in line
+    rows[1]["worst"] = "1/4"
+    line = next(x for x in table(rows).splitlines() if x.startswith("| dssp | c |"))
+    assert "| 0.5000 | 0.5000 | yes |" in line
+    rows[0]["worst"] = "1/4"
+    line = next(x for x in table(rows).splitlines() if x.startswith("| dssp | c |"))
+    assert "| 0.2500 | 0.5000 | **no** | 0 of 3 | 0.5000 |" in line

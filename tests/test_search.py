@@ -10,7 +10,7 @@ from schedbench.claims.user import Case, load
 from schedbench.instances.pcmax import search_start
 from schedbench.model import parse_instance
 from schedbench.model.pcmax import size
-from schedbench.search import Limits, Scored, mutate, search, smaller
+from schedbench.search import Limits, Scored, luby, mutate, search, smaller
 from schedbench.worst import worst
 
 from conftest import REPO, run_cli
@@ -59,6 +59,31 @@ def test_random_sampling_only_draws_fresh_starts():
     found = search(start, lambda inst: Scored(Fraction(max(inst.jobs), sum(inst.jobs))), size, Limits((2, 2), 6, 9),
                    strategy="random", evaluations=50, shrink_result=False)
     assert found.data in drawn and found.evaluated <= len(drawn)
+
+
+def test_restarts_follow_the_luby_sequence():
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_where_moves_never_find_a_better_instance_the_search_samples():
+    """A ratio with no locality: fresh starts draw it at random, every moved
+    instance scores lower than any start. The search learns that moves do
+    not pay and spends most of its evaluations on fresh starts (random
+    sampling spends all); where moves pay (LPT, above), it moves."""
+    starts: set[str] = set()
+
+    def start(rng, limits):
+        data = {"family": "pcmax", "format_version": 1, "machines": 2,
+                "jobs": [rng.randint(1, limits.max_value) for _ in range(4)]}
+        starts.add(json.dumps(data["jobs"]))
+        return data
+
+    def score(instance):
+        drawn = json.dumps(list(instance.jobs)) in starts
+        return Scored(Fraction(random.Random(str(instance.jobs)).randint(2, 10**6) if drawn else 1, 10**6))
+
+    found = search(start, score, size, Limits((2, 2), 6, 9), evaluations=3000, shrink_result=False)
+    assert len(starts) >= 0.8 * found.evaluated, (len(starts), found.evaluated)
 
 
 def test_an_unproven_instance_is_skipped_never_scored():
@@ -111,11 +136,11 @@ def test_moves_keep_values_above_the_cap_and_scales_stay_below_it():
 
 
 def test_worst_command_prints_the_ratio_and_saves_the_instance(tmp_path):
-    out = run_cli("worst", "lpt", "--family", "pcmax", "--machines", "2", "--evaluations", "1500",
+    out = run_cli("worst", "lpt", "--family", "pcmax", "--machines", "2", "--evaluations", "3000",
                   "--out", str(tmp_path), "--json")
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
-    assert result["ratio"] == [7, 6] and result["evaluated"] >= 1500
+    assert result["ratio"] == [7, 6] and result["evaluated"] >= 3000
     instance = parse_instance(result["instance"])
     assert (result["heuristic_value"], result["optimum"]) == (7 * Fraction(result["optimum"], 6), result["optimum"])
     saved = json.loads(next(tmp_path.glob("worst-pcmax-lpt-makespan-s0.json")).read_text())
