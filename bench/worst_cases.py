@@ -18,6 +18,7 @@ search's best instance is saved under ``--instances``.
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -61,8 +62,8 @@ def ledger_row(family: str, key: str, strategy: str, seed: int, budget: float) -
 def save_worst(rows: list[dict], folder: Path) -> None:
     """The search's worst instance of each claim over its seeds, named in the table."""
     best: dict = {}
-    for r in rows:
-        if r["kind"] == "ledger" and r["strategy"] == "anneal" and r["worst"] is not None:
+    for r in sorted((r for r in rows if r["kind"] == "ledger"), key=lambda r: r["seed"]):  # ties: the lowest seed
+        if r["strategy"] == "anneal" and r["worst"] is not None:
             if r["claim"] not in best or Fraction(r["worst"]) > Fraction(best[r["claim"]]["worst"]):
                 best[r["claim"]] = r
     folder.mkdir(parents=True, exist_ok=True)
@@ -82,7 +83,8 @@ def _shown(value: Fraction | None) -> str:
     return "-" if value is None else f"{float(value):.4f}"
 
 
-def table(rows: list[dict]) -> str:
+def table(rows: list[dict], saved: bool = True, workers: int = 1) -> str:
+    """``saved``: the search's instances were saved (the table names them)."""
     parts = []
     calibration = [r for r in rows if r["kind"] == "calibration"]
     if calibration:
@@ -114,14 +116,15 @@ def table(rows: list[dict]) -> str:
                         and Fraction(a[s]["worst"]) >= Fraction(b[s]["worst"]) for s in seeds)
             best = max((Fraction(a[s]["worst"]) for s in seeds if a[s]["worst"] is not None), default=None)
             proven = [round(statistics.mean(x[s]["evaluated"] for s in seeds)) for x in (a, b)]
-            instance = f"`worst-{key}.json`" if best is not None else "-"
+            instance = f"`worst-{key}.json`" if best is not None and saved else "-"
             lines.append(f"| {family} | {key} | {a[seeds[0]]['source']} | {_shown(mine)} | {_shown(theirs)} "
                          f"| {better} | {ahead} of {len(seeds)} | {_shown(best)} | {proven[0]} | {proven[1]} "
                          f"| {instance} |")
-        first = next(iter(next(iter(ledger.values()))["anneal"].values()))
+        first = next(r for r in rows if r["kind"] == "ledger")
         parts.append(f"The ledgers' claims, search (anneal) against random sampling from the same starts, "
-                     f"{first['budget']:g} s per run, {len({r['seed'] for r in rows if r['kind'] == 'ledger'})} "
-                     f"seeds each ({LEDGER_LIMITS.max_jobs} jobs at most, values <= {LEDGER_LIMITS.max_value}; "
+                     f"{first['budget']:g} s of wall-clock time per run ({workers} run(s) at once on {os.cpu_count()} cores, CP-SAT "
+                     f"with its default workers), {len({r['seed'] for r in rows if r['kind'] == 'ledger'})} seeds "
+                     f"each ({LEDGER_LIMITS.max_jobs} jobs at most, values <= {LEDGER_LIMITS.max_value}; "
                      f"\"-\": no instance the claim applies to was proven):\n\n" + "\n".join(lines))
     return "\n\n".join(parts)
 
@@ -147,22 +150,31 @@ def main() -> None:
             tasks += [(family, claim.key, strategy, seed) for claim in (ledger.CLAIMS if ledger else ())
                       for strategy in STRATEGIES for seed in range(args.seeds)]
     key = lambda r: ("calibration", r["heuristic"], r["machines"]) if r["kind"] == "calibration" \
-        else (r["family"], r["claim"], r["strategy"], r.get("seed", 0))  # noqa: E731
+        else (r["family"], r["claim"], r["strategy"], r["seed"])  # noqa: E731
     rows = resume(args.results, set(tasks), key=key)
     done = {key(r) for r in rows}
+    failed = 0
     with ProcessPoolExecutor(args.workers) as pool:
         running = {pool.submit(run_task, task, args.budget): task for task in tasks if task not in done}
         for future in as_completed(running):
-            row = future.result()
+            name = " ".join(map(str, running[future]))
+            try:
+                row = future.result()
+            except Exception as error:  # one run's failure is reported; the others still count
+                failed += 1
+                print(f"{name} failed: {error!r}", file=sys.stderr)
+                continue
             rows.append(row)
             append_row(args.results, row)
-            print(" ".join(map(str, running[future])), row.get("ratio", row.get("worst")), file=sys.stderr)
+            print(name, row.get("ratio", row.get("worst")), file=sys.stderr)
     if args.instances:
         save_worst(rows, args.instances)
-    text = table(rows)
+    text = table(rows, saved=args.instances is not None, workers=args.workers)
     print(text)
     if args.out:
         write_generated(args.out, "python -m schedbench.bench.worst_cases " + " ".join(sys.argv[1:]), text + "\n")
+    if failed:
+        sys.exit(f"{failed} run(s) failed; the same command runs them again")
 
 
 def run_task(task: tuple, budget: float) -> dict:

@@ -49,6 +49,8 @@ STRATEGIES = ("anneal", "climb", "random")
 PATIENCE = 25
 #: The largest batch of fresh starts before a chain, in units of its patience.
 MAX_BATCH = 16
+#: The prior of a source's rate of new bests: one new best in this many evaluations.
+PRIOR_TRIES = 25
 #: Random moves between the best instance and a restart near it.
 KICK_MOVES = 3
 #: Annealing: the first temperature (on log ratio: a move 0.5% worse is taken with probability 1/e)
@@ -163,7 +165,7 @@ class _Yield:
     tried: int = 0
 
     def rate(self) -> float:
-        return (self.won + 1) / (self.tried + PATIENCE)
+        return (self.won + 1) / (self.tried + PRIOR_TRIES)
 
 
 def luby(i: int) -> int:
@@ -187,8 +189,7 @@ def _ladder(top: int) -> list[int]:
 
 def _kick(data: dict, rng: random.Random, limits: Limits) -> dict:
     """A restart near the best instance so far: a few random moves away from
-    it (iterated local search), so that half the restarts refine the best
-    region while the other half explore from fresh starts."""
+    it (iterated local search), to refine the best region."""
     for _ in range(KICK_MOVES):
         data = mutate(data, rng, limits)
     return data
@@ -232,11 +233,14 @@ class Evaluator:
         self.score, self.limits, self.size = score, limits, size
         self.cache: dict[str, Scored | None] = {}
         self.evaluated = self.skipped = 0
+        self.proved_now = False  # whether the last call proved a score (not from the cache)
 
     def __call__(self, data: dict) -> Scored | None:
         key = digest(data)
+        self.proved_now = False
         if key not in self.cache:
             self.cache[key] = self._score(data)
+            self.proved_now = self.cache[key] is not None
         return self.cache[key]
 
     def _score(self, data: dict) -> Scored | None:
@@ -282,7 +286,7 @@ def search(start: Start, score: Score, size: Callable[[Any], Size], limits: Limi
             and steps < 50 * (evaluations or math.inf) + 1000 and not unbounded
 
     def consider(data: dict, scored: Scored | None, source: "_Yield") -> None:
-        source.tried += scored is not None
+        source.tried += evaluate.proved_now  # an instance met again is no new try (nor a new best)
         if scored is not None and (found.scored is None or scored.ratio > found.scored.ratio):
             found.data, found.scored = data, scored
             found.trajectory.append((evaluate.evaluated, round(time.monotonic() - began, 3), str(scored.ratio)))

@@ -46,19 +46,26 @@ def test_every_tutorial_command_runs(page, tmp_path):
     env = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "HOME": str(tmp_path)}
     found = commands(page)
     assert found, f"{page} has no runnable command"
-    services = []
+    services: list[tuple[str, subprocess.Popen, Path]] = []
     try:
         for command, expected in found:
+            for started, service, log in services:  # a service that died (its port taken?) says why
+                assert service.poll() is None, f"{page}: {started} stopped\n{log.read_text()[-2000:]}"
             if command.endswith("&"):
-                services.append(subprocess.Popen(["bash", "-c", f"exec {command[:-1]}"], cwd=tmp_path, env=env,
-                                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                log = tmp_path / f"service{len(services)}.log"
+                with log.open("w") as out:
+                    services.append((command, subprocess.Popen(["bash", "-c", f"exec {command[:-1]}"], cwd=tmp_path,
+                                                               env=env, stdout=out, stderr=subprocess.STDOUT), log))
                 continue
             done = subprocess.run(["bash", "-c", command], cwd=tmp_path, env=env, capture_output=True, text=True)
             assert done.returncode == expected, f"{page}: {command}\n{done.stderr[-2000:]}"
     finally:
-        for service in services:
+        for _, service, _ in reversed(services):  # workers before their scheduler
             service.terminate()
-            service.wait(timeout=30)
+            try:
+                service.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                service.kill()
 
 
 def test_every_listing_of_a_shipped_file_is_that_file():

@@ -82,8 +82,10 @@ def test_where_moves_never_find_a_better_instance_the_search_samples():
         drawn = json.dumps(list(instance.jobs)) in starts
         return Scored(Fraction(random.Random(str(instance.jobs)).randint(2, 10**6) if drawn else 1, 10**6))
 
-    found = search(start, score, size, Limits((2, 2), 6, 9), evaluations=3000, shrink_result=False)
-    assert len(starts) >= 0.8 * found.evaluated, (len(starts), found.evaluated)
+    for seed in range(3):
+        starts.clear()
+        found = search(start, score, size, Limits((2, 2), 6, 9), seed=seed, evaluations=3000, shrink_result=False)
+        assert len(starts) >= 0.6 * found.evaluated, (seed, len(starts), found.evaluated)  # 1% with moves paid as much
 
 
 def test_an_unproven_instance_is_skipped_never_scored():
