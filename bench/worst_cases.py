@@ -32,14 +32,16 @@ from schedbench.claims.user import claim_score
 from schedbench.search import Limits, search
 from schedbench.worst import json_start, worst
 
-CALIBRATION = [("lpt", m, Fraction(4, 3) - Fraction(1, 3 * m)) for m in (2, 3, 4, 5)] + \
-              [("list", m, 2 - Fraction(1, m)) for m in (2, 3, 4)]
+#: (heuristic, machines) -> the tight bound the search must reach.
+CALIBRATION = {**{("lpt", m): Fraction(4, 3) - Fraction(1, 3 * m) for m in (2, 3, 4, 5)},
+               **{("list", m): 2 - Fraction(1, m) for m in (2, 3, 4)}}
 CALIBRATION_BUDGET = 120.0
 STRATEGIES = ("anneal", "random")
 LEDGER_LIMITS = Limits(None, 10, 9)
 
 
-def calibration_row(heuristic: str, machines: int, target: Fraction) -> dict:
+def calibration_row(heuristic: str, machines: int) -> dict:
+    target = CALIBRATION[heuristic, machines]
     began = time.monotonic()
     found = worst(heuristic, "pcmax", limits=Limits((machines, machines)), budget=CALIBRATION_BUDGET)
     reached = next((t for e, t, r in found.trajectory if Fraction(r) >= target), None)
@@ -143,7 +145,7 @@ def main() -> None:
     args = parser.parse_args()
     tasks: list[tuple] = []
     if args.calibration:
-        tasks += [("calibration", h, m) for h, m, _ in CALIBRATION]
+        tasks += [("calibration", h, m) for h, m in CALIBRATION]
     if args.ledgers:
         for family in args.families or families.names():
             ledger = families.ledger(family)
@@ -180,8 +182,7 @@ def main() -> None:
 def run_task(task: tuple, budget: float) -> dict:
     """One calibration row or one ledger run, in a worker process."""
     if task[0] == "calibration":
-        _, heuristic, machines = task
-        return calibration_row(heuristic, machines, next(t for h, m, t in CALIBRATION if (h, m) == (heuristic, machines)))
+        return calibration_row(*task[1:])
     family, key, strategy, seed = task
     return ledger_row(family, key, strategy, seed, budget)
 
