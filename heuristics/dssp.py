@@ -13,6 +13,10 @@
    total CPU time; RANDOM, any runnable task uniformly (seeded). Within a
    job, LCPF and STCPU take its longest runnable task first (the paper does
    not say; longest first shortens the stage). Ties: lowest index.
+   LCPF's critical path is the job's static T_inf (the paper's words);
+   ``lcpf-remaining`` reads it as the critical path of the stages not yet
+   released (the current stage's included), the alternative on record in
+   docs/readings.md.
 The baseline ``priority`` selects nothing: every job is dispatched, the
 highest reward first (the ordinal priority of a priority scheduler).
 """
@@ -29,6 +33,7 @@ from schedbench.errors import UserInputError
 from schedbench.heuristics.knapsack import dp_by_profits, dp_by_profits_many, ortools_knapsack
 from schedbench.instances.parameters import exact, integer
 from schedbench.metrics.dssp import TUNED_WEIGHT, candidates, theorem1_parameter, tuned_parameter
+from schedbench.model.dssp import critical_path
 from schedbench.schedule import Schedule
 
 SELECTORS: dict[str, Callable] = {"dp": dp_by_profits, "ortools": ortools_knapsack}
@@ -68,10 +73,13 @@ def selections(instance, rs: Sequence[Fraction], selector: str = "dp") -> list[l
     return [sorted(jobs[i] for i in picked) for picked in chosen]
 
 
-def _job_key(instance, policy: str) -> Callable[[int], tuple]:
+def _job_key(instance, policy: str) -> Callable[[int, int], tuple]:
+    """A job's priority when its stage g is released (smallest first)."""
     jobs = instance.jobs
-    return {"lcpf": lambda j: (-jobs[j].critical_path, j), "stcpu": lambda j: (jobs[j].work, j),
-            "priority": lambda j: (-jobs[j].reward, j)}[policy]
+    return {"lcpf": lambda j, g: (-jobs[j].critical_path, j),
+            "lcpf-remaining": lambda j, g: (-critical_path(jobs[j].stages[g:]), j),
+            "stcpu": lambda j, g: (jobs[j].work, j),
+            "priority": lambda j, g: (-jobs[j].reward, j)}[policy]
 
 
 def dispatch(instance, jobs: Iterable[int], policy: str, seed: int = 0) -> Schedule:
@@ -87,11 +95,12 @@ def dispatch(instance, jobs: Iterable[int], policy: str, seed: int = 0) -> Sched
     def release(j: int, g: int) -> None:
         tasks = instance.stage_slice(j, g)
         left[j] = [g, len(tasks)]
+        key = None if job_key is None else job_key(j, g)
         for t in tasks:
-            if job_key is None:
+            if key is None:
                 runnable.append(t)
             else:
-                heappush(runnable, (job_key(j), -lengths[t], t))
+                heappush(runnable, (key, -lengths[t], t))
 
     def take() -> int:
         if job_key is not None:
@@ -143,9 +152,10 @@ def lcpf_r0(instance) -> Schedule:
     return two_phase(instance, "lcpf", theorem1_parameter(instance))
 
 
-#: lcpf, stcpu and random take the options ``r`` and ``seed`` of ``two_phase``.
+#: lcpf, lcpf-remaining, stcpu and random take the options ``r`` and ``seed`` of ``two_phase``.
 HEURISTICS: dict[str, Callable] = {
     "lcpf": partial(two_phase, policy="lcpf"),
+    "lcpf-remaining": partial(two_phase, policy="lcpf-remaining"),
     "stcpu": partial(two_phase, policy="stcpu"),
     "random": partial(two_phase, policy="random"),
     "lcpf-r0": lcpf_r0,

@@ -3,10 +3,12 @@
 An event-driven simulation of the paper's platform:
 - Allocation (§2.3): each job is cascaded down the router tree once per
   task kind it uses, so the tasks of a job that share a kind run on one
-  cluster (SPEC's placement rule; once per task when ``colocate`` is false). At each router the child is drawn with probability proportional
-  to the cores of that kind below it (the paper says "randomly"; drawing
-  children uniformly would put half of the paper platform's Kind1 work on
-  Cluster 1, loading it at 180% while Clusters 3 and 4 sit at 90%).
+  cluster (SPEC's placement rule; once per task when ``colocate`` is false).
+  At each router the child is drawn with probability proportional to the
+  cores of that kind below it (the paper says "randomly"; drawing children
+  uniformly, the option ``cascade = "uniform"``, would put half of the
+  paper platform's Kind1 work on Cluster 1, loading it at 180% while
+  Clusters 3 and 4 sit at 90%).
 - A task is ready once its job has arrived and every predecessor has
   finished and, with a network (§2.4), its data has arrived: a predecessor
   on another cluster adds ``Network.delay``.
@@ -41,7 +43,7 @@ from heapq import heappop, heappush
 import numpy as np
 
 from schedbench.errors import UserInputError
-from schedbench.heuristics.workflow_estimates import log_rounding, normal_error
+from schedbench.heuristics.workflow_estimates import NEGATIVE_DRAWS, log_rounding, normal_error
 from schedbench.instances.parameters import exact, integer
 from schedbench.metrics.workflow import upward_ranks
 from schedbench.model.workflow import Network, WorkflowInstance, WorkflowSchedule
@@ -51,12 +53,17 @@ POLICIES = ("random", "fifo-task", "fifo-job", "fair-share", "srtf", "lrtf", "ps
 ESTIMATE_POLICIES = ("srtf", "lrtf", "pslr")
 
 
-def allocate(instance: WorkflowInstance, rng: random.Random) -> list[int]:
+CASCADES = ("cores", "uniform")
+
+
+def allocate(instance: WorkflowInstance, rng: random.Random, cascade_by: str = "cores") -> list[int]:
     """The cluster of every task: one cascade per placement group (a job's
     tasks of one kind, or each task alone when the instance lifts SPEC's
     rule), in group order. Only clusters of the kind with at least the
     cores of the group's widest task are eligible (the tasks stay
-    together, so each must fit)."""
+    together, so each must fit). A router's child is drawn in proportion
+    to its eligible cores below (``cascade_by`` "cores") or uniformly among
+    the children with any ("uniform")."""
     paths = instance.cluster_paths
 
     def cascade(kind: str, width: int) -> int:
@@ -66,6 +73,8 @@ def allocate(instance: WorkflowInstance, rng: random.Random) -> list[int]:
         while not isinstance(node, int):
             weights = [sum(cores for c, cores in eligible.items() if paths[c][:len(prefix) + 1] == prefix + (i,))
                        for i in range(len(node))]
+            if cascade_by == "uniform":
+                weights = [min(weight, 1) for weight in weights]
             x = rng.randrange(sum(weights))
             for i, weight in enumerate(weights):
                 x -= weight
@@ -138,11 +147,12 @@ def _lexicographic_min(primary: np.ndarray, secondary: np.ndarray) -> int:
 
 
 class _Simulation:
-    def __init__(self, instance: WorkflowInstance, policy: str, estimates, network: Network | None, seed: int):
+    def __init__(self, instance: WorkflowInstance, policy: str, estimates, network: Network | None, seed: int,
+                 cascade: str):
         if policy not in POLICIES:
             raise ValueError(f"unknown policy {policy!r} (known: {', '.join(POLICIES)})")
         self.instance, self.policy, self.network = instance, policy, network
-        self.cluster = allocate(instance, random.Random(f"allocation:{seed}"))
+        self.cluster = allocate(instance, random.Random(f"allocation:{seed}"), cascade)
         self.rng = random.Random(f"policy:{seed}")
         self.data = _Tasks(instance, estimates)
         sizes = [0] * len(instance.clusters)
@@ -285,16 +295,17 @@ class _Simulation:
 
 
 def simulate(instance: WorkflowInstance, policy: str, estimates: Sequence[int] | None = None,
-             network: Network | None = None, seed: int = 0) -> WorkflowSchedule:
+             network: Network | None = None, seed: int = 0, cascade: str = "cores") -> WorkflowSchedule:
     """Run the online list scheduler with ``policy``; ``estimates`` are the
     estimated execution times per flat task (default: exact), ``network``
-    the §2.4 delays (default: none), ``seed`` drives the cascade and Random."""
-    return _Simulation(instance, policy, estimates, network, seed).run()
+    the §2.4 delays (default: none), ``seed`` drives the cascade and Random,
+    ``cascade`` weighs a router's children (``allocate``)."""
+    return _Simulation(instance, policy, estimates, network, seed, cascade).run()
 
 
 HEURISTICS: dict[str, Callable] = {policy: partial(simulate, policy=policy) for policy in POLICIES}
 
-OPTIONS = ("seed", "estimate", "ccr", "network_exponent")
+OPTIONS = ("seed", "estimate", "negative_estimates", "cascade", "ccr", "network_exponent")
 
 
 def _field(name: str) -> str:
@@ -305,7 +316,10 @@ def options(instance: WorkflowInstance, raw: dict) -> dict:
     """Simulation options as written in TOML or on the command line, as
     keyword arguments of ``simulate``: ``seed`` (an integer, default 0),
     ``estimate`` ("normal:N", a normal error of N percent, or "log:M",
-    rounding up to powers of M; §2.2), ``ccr`` (a network with this CCR in
+    rounding up to powers of M; §2.2), ``negative_estimates`` ("clamp",
+    the default: a normal draw <= 0 becomes 1; or "redraw"), ``cascade``
+    ("cores", the default, or "uniform": how a router's child is drawn),
+    ``ccr`` (a network with this CCR in
     (0, 1], e.g. 0.2 or "1/5"; §2.4) and ``network_exponent`` (p of Eq. 3,
     with ccr; default -1)."""
     for name in raw:
@@ -313,6 +327,10 @@ def options(instance: WorkflowInstance, raw: dict) -> dict:
             raise UserInputError(_field(name), f"unknown workflow heuristic option (known: {', '.join(OPTIONS)})")
     seed = integer(raw.get("seed", 0), _field("seed"))
     out: dict = {"seed": seed}
+    if "cascade" in raw:
+        if raw["cascade"] not in CASCADES:
+            raise UserInputError(_field("cascade"), f"must be one of {', '.join(CASCADES)}, got {raw['cascade']!r}")
+        out["cascade"] = raw["cascade"]
     ccr, exponent, estimate = raw.get("ccr"), raw.get("network_exponent"), raw.get("estimate")
     if exponent is not None and ccr is None:
         raise UserInputError(_field("network_exponent"), f"sets the network's speed, so it needs {_field('ccr')}")
@@ -327,17 +345,24 @@ def options(instance: WorkflowInstance, raw: dict) -> dict:
                 out["network"] = Network(ratio, integer(exponent, _field("network_exponent")))
             except ValueError as exc:
                 raise UserInputError(_field("network_exponent"), str(exc)) from None
+    negative = raw.get("negative_estimates", "clamp")
+    if negative not in NEGATIVE_DRAWS:
+        raise UserInputError(_field("negative_estimates"), f"must be one of {', '.join(NEGATIVE_DRAWS)}, "
+                                                           f"got {negative!r}")
+    if "negative_estimates" in raw and not str(estimate).startswith("normal:"):
+        raise UserInputError(_field("negative_estimates"), f"applies to a normal error, so it needs "
+                                                           f"{_field('estimate')} = \"normal:N\"")
     if estimate is not None:
-        out["estimates"] = _estimates(instance, estimate, seed, _field("estimate"))
+        out["estimates"] = _estimates(instance, estimate, seed, negative, _field("estimate"))
     return out
 
 
-def _estimates(instance: WorkflowInstance, estimate, seed: int, field: str) -> list[int]:
-    """The estimated times of "normal:N" or "log:M"."""
+def _estimates(instance: WorkflowInstance, estimate, seed: int, negative: str, field: str) -> list[int]:
+    """The estimated times of "normal:N" (``negative`` draws clamped or redrawn) or "log:M"."""
     model, _, value = estimate.partition(":") if isinstance(estimate, str) else ("", "", "")
     try:
         if model == "normal":
-            return normal_error(instance, float(value), seed)
+            return normal_error(instance, float(value), seed, negative)
         if model == "log":
             return log_rounding(instance, int(value))
         raise ValueError(model)

@@ -5,7 +5,9 @@ true times still drive execution. Both models return one positive integer
 per flat task (the paper's execution times are in N*).
 - Normal error (Eq. 1): e_est = ceil(normal(e, e N / 100)), N in percent.
   A draw below 1 (frequent once N passes 100%) becomes 1: an estimate is
-  a positive duration, and 1 is the shortest there is.
+  a positive duration, and 1 is the shortest there is. The paper does not
+  say; the alternative reading (``redraw``) draws again until the draw is
+  positive, so that no estimate piles up at 1 (docs/readings.md).
 - Log rounding (Eq. 2): e_est = M^ceil(log_M e), the smallest power of M at
   least e, computed in integers; M = 1 is no rounding.
 """
@@ -16,13 +18,25 @@ from math import ceil, isfinite
 from schedbench.model.workflow import WorkflowInstance
 
 
-def normal_error(instance: WorkflowInstance, percent: float, seed: int = 0) -> list[int]:
-    """Eq. 1 with standard deviation ``percent``% of each true time, seeded."""
+NEGATIVE_DRAWS = ("clamp", "redraw")
+
+
+def normal_error(instance: WorkflowInstance, percent: float, seed: int = 0, negative: str = "clamp") -> list[int]:
+    """Eq. 1 with standard deviation ``percent``% of each true time, seeded;
+    a draw <= 0 is clamped to 1 or drawn again (``negative``)."""
     if not isfinite(percent) or percent < 0:
         raise ValueError(f"the normal error's N must be a finite number >= 0, got {percent}")
+    if negative not in NEGATIVE_DRAWS:
+        raise ValueError(f"negative draws are clamped or redrawn, not {negative!r}")
     rng = random.Random(f"estimates:{seed}")
-    return _checked(instance, [max(1, ceil(rng.normalvariate(t.exec, t.exec * percent / 100)))
-                               for t in instance.tasks])
+
+    def draw(exec_time: int) -> int:
+        value = rng.normalvariate(exec_time, exec_time * percent / 100)
+        while negative == "redraw" and value <= 0:  # P(value > 0) >= 1/2 for any N
+            value = rng.normalvariate(exec_time, exec_time * percent / 100)
+        return max(1, ceil(value))
+
+    return _checked(instance, [draw(t.exec) for t in instance.tasks])
 
 
 def log_rounding(instance: WorkflowInstance, base: int) -> list[int]:

@@ -100,6 +100,20 @@ def test_ostrich_lemma_1_measures_idle_areas_exactly():
     assert check.numbers == {"idle R": 2, "idle V": 0, "m p_max": 8}
 
 
+def test_ostrich_k_counts_the_users_active_during_the_campaign():
+    """One machine; A (job 10) and B (job 2) at 0, C (job 1) released at 50,
+    after both are done. C's campaign runs alone: k = 1 under footnote 5's
+    reading, 3 under the all-users one; A's and B's see each other: k = 2."""
+    from schedbench.claims.campaign import most_active_users, ostrich_lemma2
+    from schedbench.metrics.campaign import campaign_times
+
+    inst = CampaignInstance(1, (User((Campaign((10,)),)), User((Campaign((2,)),)), User((Campaign((1,)),), release=50)))
+    case = CampaignCase(inst)
+    times = campaign_times(inst, case.ostrich[0])
+    assert [most_active_users(times, row[0]) for row in times] == [2, 2, 1]
+    assert ostrich_lemma2(case, "all").numbers["k"] == 3 and ostrich_lemma2(case).numbers["k"] in (1, 2)
+
+
 def test_the_ledger_separates_the_papers_claims_from_the_projects_checks():
     from schedbench.claims import PAPER, PROJECT, Tally, table
     from schedbench.claims.workflow import CLAIMS as WORKFLOW
@@ -111,3 +125,4 @@ def test_the_ledger_separates_the_papers_claims_from_the_projects_checks():
     papers, project = text.split("This project's checks")
     assert "| faircamp.thm1 |" in papers and "| faircamp.thm1.ext |" not in papers
     assert "| faircamp.thm1.ext |" in project and "| ostrich.lemma1 |" in papers
+    assert "| ostrich.lemma2.all-users |" in project and "| ostrich.lemma2 |" in papers

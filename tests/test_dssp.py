@@ -94,10 +94,19 @@ def test_dispatchers_are_non_delay_and_valid():
         for name, run in HEURISTICS.items():
             schedule = run(inst)
             assert validate(inst, schedule) == [], (inst.name, name)
-        for policy in ("lcpf", "stcpu", "random"):
+        for policy in ("lcpf", "lcpf-remaining", "stcpu", "random"):
             schedule = dispatch(inst, range(len(inst.jobs)), policy, seed)
             assert validate(inst, schedule) == []
             assert _idle_while_runnable(inst, schedule) is None, (inst.name, policy)
+
+
+def test_lcpf_reads_the_static_critical_path_and_lcpf_remaining_what_is_left():
+    """One processor; A = [10] then [1] (T_inf 11), B = [5] [5] [5] (T_inf 15).
+    Both run B's first stage first. When it ends, B has 10 left against A's
+    11: the remaining reading switches to A, the static one keeps B (15)."""
+    inst = DsspInstance(1, 100, (Job(11, ((10,), (1,))), Job(15, ((5,), (5,), (5,)))))
+    assert dispatch(inst, [0, 1], "lcpf", 0).start == (15, 25, 0, 5, 10)
+    assert dispatch(inst, [0, 1], "lcpf-remaining", 0).start == (5, 25, 0, 15, 20)
 
 
 def _idle_while_runnable(inst, schedule):

@@ -400,7 +400,15 @@ def test_workflow_options():
     assert out == {"seed": 0, "network": Network(Fraction(1, 2), 1)}
     schedule = families.heuristics("workflow")["pslr"](inst, **out)
     assert families.violations(inst, schedule, "max-slr", heuristic="pslr") == []
+    out = families.heuristic_options("workflow", inst, {"cascade": "uniform", "estimate": "normal:1000",
+                                                        "negative_estimates": "redraw"})
+    assert out["cascade"] == "uniform" and min(out["estimates"]) >= 1
+    schedule = families.heuristics("workflow")["srtf"](inst, **out)
+    assert families.violations(inst, schedule, "max-slr", heuristic="srtf") == []
     for raw, field in (({"ccr": 0}, "options.ccr"), ({"ccr": "x"}, "options.ccr"),
+                       ({"cascade": "by-cores"}, "options.cascade"),
+                       ({"estimate": "normal:5", "negative_estimates": "keep"}, "options.negative_estimates"),
+                       ({"estimate": "log:10", "negative_estimates": "redraw"}, "options.negative_estimates"),
                        ({"network_exponent": 2}, "options.network_exponent"),
                        ({"ccr": 0.5, "network_exponent": 99}, "options.network_exponent"),
                        ({"estimate": "normal:x"}, "options.estimate"), ({"estimate": 3}, "options.estimate"),

@@ -132,9 +132,15 @@ def test_tasks_of_a_kind_share_a_cluster_and_clusters_draw_by_cores():
             used.setdefault(task.kind, set()).add(schedule.machine[t])
         assert all(len(clusters) == 1 for clusters in used.values()), k
     # Kind1 offers clusters 0, 2, 3 with 400 cores each: cluster 0 should get about a third of the jobs.
+    assert 0.25 < _share_of_kind1_on_cluster_0(inst, schedule) < 0.42
+    # uniform children (the alternative reading): the router above clusters 0 and 1 gets half
+    assert 0.42 < _share_of_kind1_on_cluster_0(inst, simulate(inst, "fifo-task", cascade="uniform")) < 0.58
+
+
+def _share_of_kind1_on_cluster_0(inst, schedule) -> float:
     firsts = [next(schedule.machine[t] for t, task in zip(inst.task_slice(k), job.tasks) if task.kind == "Kind1")
               for k, job in enumerate(inst.jobs) if any(task.kind == "Kind1" for task in job.tasks)]
-    assert 0.25 < firsts.count(0) / len(firsts) < 0.42
+    return firsts.count(0) / len(firsts)
 
 
 def test_network_delays_follow_the_thin_tree():
@@ -168,6 +174,12 @@ def test_estimate_models():
     assert normal_error(inst, 0) == [1, 2, 10, 11, 999]
     assert normal_error(inst, 50, seed=4) == normal_error(inst, 50, seed=4) != normal_error(inst, 50, seed=5)
     assert min(normal_error(inst, 10**6, seed=1)) >= 1
+    # a draw <= 0 (about half of them at N = 10^6 %) is clamped to 1, or drawn again
+    many = workflow(ONE_CORE, [single(e) for e in range(2, 402)])
+    clamped, redrawn = normal_error(many, 10**6, seed=1), normal_error(many, 10**6, seed=1, negative="redraw")
+    assert 150 < clamped.count(1) < 250 and redrawn.count(1) == 0 and min(redrawn) >= 1
+    with pytest.raises(ValueError):
+        normal_error(many, 10, negative="keep")
     with pytest.raises(ValueError):
         log_rounding(inst, 0)
 

@@ -203,43 +203,56 @@ def ostrich_lemma1(case: CampaignCase) -> Check:
                  {"idle R": idle_real, "idle V": idle_virtual, "m p_max": m * pmax})
 
 
-def _ostrich_terms(case: CampaignCase):
-    """Per campaign: (t_i, C_i, W_{i-1}, W_i, pmax_i), k and the global pmax."""
+def _ostrich_terms(case: CampaignCase, users: str):
+    """Per campaign of OStrich's schedule: (user, index, its times, W_{i-1},
+    W_i, pmax_i, k). k is the most users active at once while the campaign
+    runs (``users`` "active", footnote 5: "the biggest value it assumes
+    during the execution of the campaign"), or every user ("all", the
+    looser reading)."""
     inst = case.instance
     times = campaign_times(inst, case.ostrich[0])
     for u, user in enumerate(inst.users):
         for i, c in enumerate(user.campaigns):
             previous = user.campaigns[i - 1].work if i else 0
-            yield u, i, times[u][i], previous, c.work, max(c.jobs)
+            k = inst.n_users if users == "all" else most_active_users(times, times[u][i])
+            yield u, i, times[u][i], previous, c.work, max(c.jobs), k
 
 
-def ostrich_lemma2(case: CampaignCase) -> Check:
+def most_active_users(times: list[list], during) -> int:
+    """The most users with a campaign submitted and not completed at one
+    instant of [during.submission, during.completion)."""
+    def active(at) -> int:
+        return sum(any(t.submission <= at < t.completion for t in row) for row in times)
+
+    instants = {during.submission} | {t.submission for row in times for t in row
+                                      if during.submission < t.submission < during.completion}
+    return max(active(at) for at in instants)
+
+
+def ostrich_lemma2(case: CampaignCase, users: str = "active") -> Check:
     """Lemma 2 (5.1): C_i <= t_i + k W_{i-1}/m + p_max + (k-1) W_i/m + p_max + W_i/m + p_max^u."""
     inst = case.instance
-    k, m = inst.n_users, inst.machines
-    pmax = max(inst.lengths)
+    m, pmax = inst.machines, max(inst.lengths)
 
-    def term(u, i, t, w_prev, w, pmax_i):
+    def term(u, i, t, w_prev, w, pmax_i, k):
         bound = t.submission + Fraction(k * w_prev, m) + pmax + Fraction((k - 1) * w, m) + pmax + Fraction(w, m) + pmax_i
-        return Fraction(t.flow) / (bound - t.submission), u, i, t.completion, bound
+        return Fraction(t.flow) / (bound - t.submission), u, i, t.completion, bound, k
 
-    ratio, u, i, completion, bound = max(term(*x) for x in _ostrich_terms(case))
-    return Check(ratio <= 1, ratio, {"user": u, "campaign": i, "C_i": completion, "bound": bound})
+    ratio, u, i, completion, bound, k = max(term(*x) for x in _ostrich_terms(case, users))
+    return Check(ratio <= 1, ratio, {"user": u, "campaign": i, "C_i": completion, "bound": bound, "k": k})
 
 
-def ostrich_thm1(case: CampaignCase) -> Check:
+def ostrich_thm1(case: CampaignCase, users: str = "active") -> Check:
     """Theorem 1: D_i <= k (1 + W_{i-1}/W_i) + 3 m p_max."""
-    inst = case.instance
-    k, m = inst.n_users, inst.machines
-    pmax = max(inst.lengths)
+    m, pmax = case.instance.machines, max(case.instance.lengths)
 
-    def term(u, i, t, w_prev, w, pmax_i):
+    def term(u, i, t, w_prev, w, pmax_i, k):
         stretch = Fraction(t.flow) / max(Fraction(w, m), Fraction(pmax_i))
         bound = k * (1 + Fraction(w_prev, w)) + 3 * m * pmax
-        return stretch / bound, u, i, stretch, bound
+        return stretch / bound, u, i, stretch, bound, k
 
-    ratio, u, i, stretch, bound = max(term(*x) for x in _ostrich_terms(case))
-    return Check(ratio <= 1, ratio, {"user": u, "campaign": i, "stretch": stretch, "bound": bound})
+    ratio, u, i, stretch, bound, k = max(term(*x) for x in _ostrich_terms(case, users))
+    return Check(ratio <= 1, ratio, {"user": u, "campaign": i, "stretch": stretch, "bound": bound, "k": k})
 
 
 CLAIMS = [
@@ -266,6 +279,10 @@ CLAIMS = [
     Claim("ostrich.lemma2", "OStrich Lemma 2: C_i <= t_i + k W_{i-1}/m + (k-1) W_i/m + W_i/m + 2 p_max + p_max^u",
           multi_user, ostrich_lemma2, PAPER),
     Claim("ostrich.thm1", "OStrich Thm. 1: D_i <= k (1 + W_{i-1}/W_i) + 3 m p_max", multi_user, ostrich_thm1, PAPER),
+    Claim("ostrich.lemma2.all-users", "OStrich Lemma 2 with k = all users (footnote 5 reads k as the active users)",
+          multi_user, lambda case: ostrich_lemma2(case, "all"), PROJECT),
+    Claim("ostrich.thm1.all-users", "OStrich Thm. 1 with k = all users (footnote 5 reads k as the active users)",
+          multi_user, lambda case: ostrich_thm1(case, "all"), PROJECT),
 ]
 
 
