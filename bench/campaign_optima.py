@@ -1,78 +1,78 @@
-"""The campaign solvers before and after the P||Cmax engine.
+"""F_u*: every campaign's P||Cmax optimum of a workload, by each engine backend.
 
-    python -m schedbench.bench.campaign_optima [--seeds 1] [--time-limit 10]
+    python -m schedbench.bench.campaign_optima [--seeds 2] [--budget 60] [--out FILE.md]
 
-Every campaign objective's denominator (F_u*, the campaign optima of the
-single-user decomposition, the claims' optima) is a set of P||Cmax optima,
-one per campaign. This script computes all of them for the FAIRCAMP §VII
-workload (Fig. 4's instances) and the OStrich §6 workload, twice:
-
-- before: the route the campaign solvers took before the engine existed:
-  L0/L1 and LPT, then one CP-SAT assignment model (x[j][q], jobs sorted,
-  job j only on machines 0..j) minimising the makespan, the model the
-  engine's CP-SAT step still uses for mostly distinct lengths;
-- after: ``pcmax_optimum(..., "portfolio")``, the engine every family calls.
-
-Printed per workload: campaigns, how many need more than cheap bounds,
-how many each route proves, and the total time.
+Every campaign metric against exact optima (FAIRCAMP Fig. 4's D^(u), the
+claims' F_u*) needs the P||Cmax optimum of each campaign alone on the
+machines. The harness proves them per workload with
+``solvers.campaign.optimal_user_flows`` within one budget (the cell's time
+limit, 60 s by default); a workload with one campaign unproven has no
+value. This script asks the same function with each backend of the
+engine (``cpsat``, ``milp``, ``portfolio``) on FAIRCAMP §VII workloads
+(Fig. 4's, at the quick and the paper's size) and OStrich §6 workloads,
+and prints per workload how many campaigns need more than cheap bounds,
+how many each backend leaves unproven, and its time.
 """
 
 import argparse
 import time
-from collections.abc import Sequence
+from pathlib import Path
 
+from schedbench.bench.results_log import write_generated
 from schedbench.heuristics.pcmax import lpt
 from schedbench.instances.campaign import faircamp_paper, ostrich_paper
+from schedbench.metrics.pcmax_bounds import lower_bound
 from schedbench.solvers import settings
-from schedbench.solvers.cpsat.pcmax import assignment
-from schedbench.solvers.pcmax import pcmax_optimum
-from schedbench.metrics.pcmax_bounds import l0, l1
+from schedbench.solvers.campaign import campaign_optima
+from schedbench.solvers.pcmax import BACKENDS, clear_cache
 
 
-def cheap_bounds(lengths: Sequence[int], machines: int) -> tuple[int, int]:
-    """The pre-engine bounds: max(L0, L1) and the LPT makespan."""
-    lower = max(l0(lengths, machines), l1(lengths, machines) if len(lengths) > machines else 0)
+def needs_search(lengths: tuple[int, ...], machines: int) -> bool:
+    """Whether the certified lower bound and LPT leave a gap (the engine's cheap start)."""
     _, start = lpt(lengths, [0] * machines)
-    return lower, max(s + p for s, p in zip(start, lengths))
+    return lower_bound(lengths, machines)[0] < max(s + p for s, p in zip(start, lengths))
 
 
-def before(lengths: Sequence[int], machines: int, time_limit: float) -> bool:
-    """The pre-engine route; True when it proves the optimum."""
-    lower, upper = cheap_bounds(lengths, machines)
-    if lower == upper:
-        return True
-    status, _, _ = assignment(lengths, machines, lower, upper, time.monotonic() + time_limit)
-    return status == "optimal"
+def workloads(seeds: int):
+    for seed in range(1, seeds + 1):
+        yield f"FAIRCAMP §VII, quick size (10^3 jobs, k = 5), seed {seed}", faircamp_paper(5, seed, n_jobs=1000)
+        yield f"FAIRCAMP §VII, Fig. 4 (10^4 jobs, k = 5), seed {seed}", faircamp_paper(5, seed)
+        yield f"OStrich §6 (10^4 jobs, k = 5), seed {seed}", ostrich_paper(5, seed)
 
 
-def after(lengths: Sequence[int], machines: int, time_limit: float) -> bool:
-    return pcmax_optimum(tuple(lengths), machines, "portfolio", time_limit).optimal
-
-
-def measure(campaigns: list[tuple[int, ...]], machines: int, route, time_limit: float) -> tuple[int, float]:
+def measure(instance, backend: str, budget: float) -> tuple[int, float]:
+    """(campaigns left unproven, seconds) of one workload's F_u* by ``backend``."""
+    clear_cache()  # nothing proven by an earlier backend or workload is reused
     began = time.perf_counter()
-    proven = sum(route(jobs, machines, time_limit) for jobs in campaigns)
-    return proven, time.perf_counter() - began
+    optima = campaign_optima(instance, backend, budget)
+    return sum(not s.optimal for row in optima for s in row), time.perf_counter() - began
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seeds", type=int, default=1, help="workloads of each kind")
-    parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per campaign")
+    parser.add_argument("--seeds", type=int, default=2, help="workloads of each kind")
+    parser.add_argument("--budget", type=float, default=settings.DEFAULT_TIME_LIMIT,
+                        help="seconds per workload, as the harness gives a cell")
+    parser.add_argument("--out", type=Path, help="also write the table (Markdown) to this file")
     args = parser.parse_args()
-    print(f"CP-SAT workers: {settings.CPSAT_WORKERS}; {args.time_limit} s per campaign")
-    print("| workload | m | campaigns | not closed by L0/L1 + LPT | before: proven | before: s | "
-          "after: proven | after: s |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    for seed in range(1, args.seeds + 1):
-        for label, inst in ((f"FAIRCAMP §VII (Fig. 4), seed {seed}", faircamp_paper(10, seed)),
-                            (f"OStrich §6, seed {seed}", ostrich_paper(5, seed))):
-            campaigns = [c.jobs for u in inst.users for c in u.campaigns]
-            hard = sum(1 for jobs in campaigns if len(set(cheap_bounds(jobs, inst.machines))) > 1)
-            old, old_s = measure(campaigns, inst.machines, before, args.time_limit)
-            new, new_s = measure(campaigns, inst.machines, after, args.time_limit)
-            print(f"| {label} | {inst.machines} | {len(campaigns)} | {hard} | {old} | {old_s:.1f} | "
-                  f"{new} | {new_s:.1f} |", flush=True)
+    settings.CPSAT_WORKERS = 1
+    lines = [f"{args.budget:g} s per workload (all its campaigns), CP-SAT with 1 worker",
+             "", "| workload | m | campaigns | need a search | "
+             + " | ".join(f"{b}: unproven | {b}: s" for b in BACKENDS) + " |",
+             "|---|---:|---:|---:|" + "---:|---:|" * len(BACKENDS)]
+    print("\n".join(lines), flush=True)
+    for label, inst in workloads(args.seeds):
+        campaigns = [c.jobs for u in inst.users for c in u.campaigns]
+        hard = sum(needs_search(jobs, inst.machines) for jobs in campaigns)
+        cells = []
+        for backend in BACKENDS:
+            unproven, seconds = measure(inst, backend, args.budget)
+            cells += [str(unproven), f"{seconds:.1f}"]
+        lines.append(f"| {label} | {inst.machines} | {len(campaigns)} | {hard} | {' | '.join(cells)} |")
+        print(lines[-1], flush=True)
+    if args.out:
+        write_generated(args.out, f"python -m schedbench.bench.campaign_optima --seeds {args.seeds} "
+                                  f"--budget {args.budget:g}", "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from schedbench.bench.results_log import append_row, resume
+from schedbench.bench.results_log import append_row, resume, write_generated
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "pcmax"
 PAPER = "published (their machine, commercial MIP): bounds 55.2%, arc-flow ILP 75.7% within 10 s, best B&B 67.5% within 10 s"
@@ -123,6 +123,7 @@ def main() -> None:
     parser.add_argument("--planted", action="store_true", help="planted instances (known optima) instead")
     parser.add_argument("--per-cell", type=int, default=3, help="generated instances per (distribution, n/m, n)")
     parser.add_argument("--results", type=Path, help="JSON lines of finished instances; resumed from if present")
+    parser.add_argument("--out", type=Path, help="also write the table (Markdown) to this file")
     args = parser.parse_args()
     tasks = list(generated_tasks(args.solver, args.time_limit, args.per_cell) if args.generated else
                  planted_tasks(args.solver, args.time_limit, args.per_cell) if args.planted else
@@ -134,12 +135,17 @@ def main() -> None:
         for row in tqdm(pool.imap_unordered(_solve, todo), total=len(todo), disable=None):
             results.append(row)
             append_row(args.results, row)
-    print(f"{len(tasks)} instances ({len(tasks) - len(todo)} resumed), solver {args.solver}, "
-          f"{args.time_limit} s per instance, {args.workers} workers x 1 thread, "
-          f"{time.perf_counter() - began:.0f} s wall")
-    print(table(results, args.time_limit))
+    text = (f"{len(tasks)} instances ({len(tasks) - len(todo)} resumed), solver {args.solver}, "
+            f"{args.time_limit} s per instance, {args.workers} workers x 1 thread, "
+            f"{time.perf_counter() - began:.0f} s wall\n\n{table(results, args.time_limit)}\n")
     if not (args.generated or args.planted):
-        print(PAPER)
+        text += f"\n{PAPER}\n"
+    print(text, end="")
+    if args.out:
+        chosen = " --generated" if args.generated else " --planted" if args.planted else ""
+        write_generated(args.out, f"python -m schedbench.bench.pcmax_engine{chosen} --solver {args.solver} "
+                                  f"--time-limit {args.time_limit} --sample {args.sample} --per-cell {args.per_cell} "
+                                  f"--results FILE", text)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ placement near the speed of bare ``heapq``.
 """
 
 import math
+import random
 import time
 from collections.abc import Callable, Sequence
 from heapq import heapify, heapreplace
@@ -136,28 +137,47 @@ def multifit(lengths: Sequence[int], ready: Sequence[int], iterations: int = 10)
     return best, back_to_back(best, lengths, ready[0] if ready else 0)
 
 
-def best_split(lengths: Sequence[int]) -> tuple[list[int], int]:
-    """Optimal 2-machine split of ``lengths`` by subset-sum dynamic programming
-    (bitsets as Python integers): the indexes of one side and its sum, the
-    side's sum being the largest one <= half the total."""
+def subset_sums(lengths: Sequence[int]) -> list[int]:
+    """Subset-sum dynamic programming with bitsets as Python integers:
+    ``reach[k]`` has bit s set when some subset of the first k jobs sums to s."""
     reach = [1]
     for p in lengths:
         reach.append(reach[-1] | (reach[-1] << p))
-    total = sum(lengths)
-    half = total // 2
-    below = reach[-1] & ((1 << (half + 1)) - 1)
-    target = below.bit_length() - 1
+    return reach
+
+
+def subset_with_sum(reach: list[int], lengths: Sequence[int], target: int) -> list[int]:
+    """The indexes of a subset summing to ``target`` (reachable in ``reach``)."""
     side, rest = [], target
     for j in range(len(lengths) - 1, -1, -1):
         if not (reach[j] >> rest) & 1:  # rest not reachable without job j: take it
             side.append(j)
             rest -= lengths[j]
-    return side, target
+    return side
+
+
+def best_split(lengths: Sequence[int]) -> tuple[list[int], int]:
+    """Optimal 2-machine split of ``lengths``: the indexes of one side and its
+    sum, the side's sum being the largest one <= half the total."""
+    reach = subset_sums(lengths)
+    below = reach[-1] & ((1 << (sum(lengths) // 2 + 1)) - 1)
+    target = below.bit_length() - 1
+    return subset_with_sum(reach, lengths, target), target
 
 
 #: Largest subset-sum table (jobs x total length, in bits) a re-partition builds:
 #: its time and memory grow with it, and trace-sized machines would need gigabytes.
 SPLIT_CELLS = 50_000_000
+
+
+def _per_machine(lengths: Sequence[int], machine_of: Sequence[int], machines: int) -> tuple[list[list[int]], list[int]]:
+    """Each machine's jobs and load."""
+    jobs: list[list[int]] = [[] for _ in range(machines)]
+    loads = [0] * machines
+    for j, (q, p) in enumerate(zip(machine_of, lengths)):
+        jobs[q].append(j)
+        loads[q] += p
+    return jobs, loads
 
 
 def improve(lengths: Sequence[int], machine_of: Sequence[int], machines: int, rounds: int | None = None,
@@ -170,11 +190,7 @@ def improve(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ro
     only the few least loaded partners is faster and measurably worse (a
     higher makespan on 60 of 100 Lawrinenko class 6-7 instances)."""
     machine_of = list(machine_of)
-    jobs: list[list[int]] = [[] for _ in range(machines)]
-    loads = [0] * machines
-    for j, (q, p) in enumerate(zip(machine_of, lengths)):
-        jobs[q].append(j)
-        loads[q] += p
+    jobs, loads = _per_machine(lengths, machine_of, machines)
     for _ in range(rounds or 20 * machines):
         top = max(range(machines), key=loads.__getitem__)
         for q in sorted(range(machines), key=loads.__getitem__):
@@ -198,6 +214,87 @@ def improve(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ro
         else:
             break
     return machine_of
+
+
+def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, capacity: int,
+            deadline: float = math.inf, seed: int = 0, partners: int = 16) -> list[int] | None:
+    """A schedule with every load <= ``capacity``, searched from ``machine_of``,
+    or None. Where the lower bound is the optimum, this is the schedule the
+    bound needs (machines filled to C exactly, planted instances, Lawrinenko
+    classes 6-7), and makespan local search rarely reaches it.
+
+    Each step takes a machine above C at random and up to ``partners``
+    machines drawn at random, least loaded first, and re-splits the two
+    machines' jobs by subset-sum DP, the split drawn at random among the
+    good ones: both within C when a split allows it, else one of them
+    exactly at C (the excess moves to the other, no larger than before: a
+    plateau move that changes which jobs are together). When no pair
+    allows either, three machines are re-split, all within C. Stops when
+    every load fits, at ``deadline`` (``time.monotonic()``), or after
+    20 m + 200 steps without a smaller total excess. Seeded: the same
+    inputs give the same answer unless the deadline cuts it."""
+    rng = random.Random(seed)
+    machine_of = list(machine_of)
+    jobs, loads = _per_machine(lengths, machine_of, machines)
+
+    def resplit(group: list[int]) -> bool:
+        """Share the group's jobs out again (see above); False when no split qualifies."""
+        pool = [j for q in group for j in jobs[q]]
+        total = sum(loads[q] for q in group)
+        if total * len(pool) > SPLIT_CELLS:
+            return False
+        sides = _split(pool, lengths, total, len(group), capacity, rng)
+        if sides is None:
+            return False
+        rng.shuffle(sides)
+        for q, side in zip(group, sides):
+            jobs[q], loads[q] = side, sum(lengths[j] for j in side)
+            for j in side:
+                machine_of[j] = q
+        return True
+
+    over = [q for q in range(machines) if loads[q] > capacity]
+    best, stale, patience = sum(loads[q] for q in over) - capacity * len(over), 0, 20 * machines + 200
+    while over and stale < patience and time.monotonic() < deadline:
+        a = over[rng.randrange(len(over))]
+        others = sorted((q for q in rng.sample(range(machines), min(partners + 1, machines)) if q != a),
+                        key=loads.__getitem__)[:partners]
+        moved = next(((a, b) for b in others if resplit([a, b])), None) or next(
+            ((a, b, c) for b, c in zip(others, others[1:]) if resplit([a, b, c])), ())
+        over = [q for q in over if q not in moved] + [q for q in moved if loads[q] > capacity]
+        excess = sum(loads[q] for q in over) - capacity * len(over)
+        best, stale = (excess, 0) if excess < best else (best, stale + 1)
+    return None if over else machine_of
+
+
+def _split(pool: list[int], lengths: Sequence[int], total: int, parts: int, capacity: int,
+           rng: random.Random) -> list[list[int]] | None:
+    """``pool`` in ``parts`` sides, drawn at random: all within ``capacity``,
+    or (two parts whose total passes 2 C) one side exactly at it."""
+    if parts == 1:
+        return [pool] if total <= capacity else None
+    sizes = [lengths[j] for j in pool]
+    reach = subset_sums(sizes)
+    low = total - (parts - 1) * capacity
+    if low > capacity:
+        if parts > 2:
+            return None
+        low = capacity  # the plateau move: one side exactly C
+    window = (reach[-1] >> max(low, 0)) & ((1 << (capacity - max(low, 0) + 1)) - 1)
+    for _ in range(4 if parts > 2 else 1):  # a few first sides, each with its own rest
+        if not window:
+            return None
+        offset = rng.randrange(window.bit_length())
+        above = window >> offset
+        target = max(low, 0) + (offset + (above & -above).bit_length() - 1 if above else window.bit_length() - 1)
+        chosen = set(subset_with_sum(reach, sizes, target))
+        side = [pool[k] for k in chosen]
+        rest = [pool[k] for k in range(len(pool)) if k not in chosen]
+        others = _split(rest, lengths, total - target, parts - 1, capacity, rng) if parts > 2 else [rest]
+        if others is not None:
+            return [side, *others]
+        window &= ~(1 << (target - max(low, 0)))
+    return None
 
 
 RULES: dict[str, Rule] = {"list": list_scheduling, "lpt": lpt, "spt": spt, "mlpt": mlpt}

@@ -3,7 +3,12 @@
 Bounds first, models last:
 1. lower bound: L0, the L1 family, Martello-Toth L2 inside a search on C;
 2. upper bound: the best of LPT and MULTIFIT, improved by local search;
-   equal bounds close the instance ("bounds");
+   equal bounds close the instance ("bounds"); then the fill search
+   (``heuristics.pcmax.fill_to``) looks for a schedule at the lower bound,
+   which the bound alone proves optimal ("fill"), for at most a quarter of
+   the time before the backend's search and again after it, with the time
+   left, when no model refuted the bound (machines filled to C exactly,
+   where the models are too large to build);
 3. backend ``milp``: the arc-flow LP bound, found by bisection on C, raises
    the lower bound ("arcflow-lp", each refuted C checked from the LP's dual
    solution in exact arithmetic); then C = lower, lower + 1, ... is decided
@@ -24,6 +29,7 @@ limit the best schedule found and the last certified lower bound are
 returned.
 """
 
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,7 +37,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from schedbench.errors import UserInputError
-from schedbench.heuristics.pcmax import improve, lpt, multifit
+from schedbench.heuristics.pcmax import fill_to, improve, lpt, multifit
 from schedbench.metrics.pcmax_bounds import l0, lower_bound
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
 from schedbench.schedule import Schedule, back_to_back
@@ -55,7 +61,7 @@ class PcmaxSolution:
     bound: int
     machine: tuple[int, ...]
     start: tuple[int, ...]
-    method: str              # what closed it: bounds, arcflow-lp, cpsat, arcflow-milp (or the heuristic)
+    method: str              # what closed it: bounds, fill, arcflow-lp, cpsat, arcflow-milp (or the heuristic)
     proof: tuple[str, ...] = ()   # the methods behind ``bound`` (``solvers.certificate``)
     unconfirmed: tuple[int, str] | None = None  # a larger bound only one method claims
 
@@ -114,12 +120,16 @@ class _Search:
         if value < self.upper:
             self.best, self.upper, self.method = machine_of, value, method
 
+    @property
+    def closed(self) -> bool:
+        return self.lower >= self.upper
+
     def claim(self, bound: int, by: str) -> None:
         if bound > max(self.claimed, self.lower):
             self.claimed, self.claimed_by = bound, by
 
     def answer(self) -> PcmaxSolution:
-        optimal = self.lower >= self.upper
+        optimal = self.closed
         open_claim = (self.claimed, self.claimed_by) if self.claimed > self.lower else None
         return PcmaxSolution(OPTIMAL if optimal else FEASIBLE, self.upper, self.upper if optimal else self.lower,
                              tuple(self.best), tuple(back_to_back(self.best, self.lengths)), self.method,
@@ -177,10 +187,32 @@ def _optimum(lengths: tuple[int, ...], machines: int, solver: str, time_limit: f
     deadline, search_end = began + time_limit, began + SEARCH_SHARE * time_limit
     search = _bounds(lengths, machines, began + time_limit / 4, deadline)
     if search.method != "bounds":
+        _fill(search, min(search_end, began + FILL_SHARE * time_limit))
+    if not search.closed:
         _search(search, solver, search_end)
+    if not search.closed and search.claimed <= search.lower:
+        # no model refuted the bound, so nothing is left to confirm: the time
+        # left (a model too large to build, say) goes to the fill
+        _fill(search, deadline, restarts=True)
     if search.claimed > search.lower:
         _confirm(search, deadline)
     return search.answer()
+
+
+#: The first fill's share of the time limit, before the backend's search.
+FILL_SHARE = 0.25
+
+
+def _fill(search: _Search, stop_at: float, restarts: bool = False) -> None:
+    """A schedule at the certified bound by ``fill_to`` from the incumbent
+    (one try, or tries with new seeds until ``stop_at``): where it is found,
+    the bound alone proves it optimal."""
+    for seed in itertools.count():
+        if search.closed or time.monotonic() >= stop_at or (seed and not restarts):
+            return
+        found = fill_to(search.lengths, search.best, search.machines, search.lower, stop_at, seed)
+        if found is not None:
+            search.improve(found, "fill")
 
 
 def _bounds(lengths: tuple[int, ...], machines: int, improve_until: float, rules_until: float) -> _Search:

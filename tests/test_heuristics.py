@@ -2,6 +2,7 @@
 
 import itertools
 import random
+import time
 from fractions import Fraction
 
 import pytest
@@ -200,3 +201,20 @@ def test_repartition_skips_subset_sum_tables_too_large_to_build():
     began = time.monotonic()
     assert improve(lengths, machine_of, 2) == machine_of
     assert time.monotonic() - began < 0.2
+
+
+def test_fill_to_reaches_the_capacity_or_says_none():
+    from schedbench.heuristics.pcmax import fill_to, multifit
+    from schedbench.instances.pcmax import planted
+
+    for seed in range(3):
+        inst = planted(seed, 600, 120, 1, 1000)
+        start = multifit(inst.jobs, [0] * inst.machines)[0]
+        machine_of = fill_to(inst.jobs, start, inst.machines, inst.meta["optimum"], deadline=time.monotonic() + 10)
+        loads = [0] * inst.machines
+        for j, q in enumerate(machine_of):
+            loads[q] += inst.jobs[j]
+        assert max(loads) == inst.meta["optimum"] and sum(loads) == sum(inst.jobs)  # every machine exactly full
+    # three jobs of 5 on two machines never fit under 10, and the search stops on its own
+    assert fill_to((5, 5, 5), [0, 0, 1], 2, 9) is None
+    assert fill_to((5, 5, 5), [0, 0, 1], 2, 10) == [0, 0, 1]

@@ -280,3 +280,18 @@ def test_pcmax_optima_keeps_its_budget_when_there_are_too_many_problems():
         schedule = Schedule(f.machine, f.start)
         assert validate(instance, schedule) == []
         assert max(s + p for s, p in zip(f.start, lengths)) == f.makespan
+
+
+@pytest.mark.parametrize("high", [1000, 10000])
+def test_machines_filled_to_the_planted_optimum_are_proven_by_the_bound(high):
+    """Planted instances (every machine filled to C = W / m by construction):
+    the bound is the optimum, the CP-SAT model is too large to build, and
+    the fill search finds the schedule the bound needs within the limit."""
+    from schedbench.instances.pcmax import planted
+
+    inst = planted(3, 2000, 400, 1, high)
+    began = time.monotonic()
+    result = solve(inst, "makespan", "portfolio", 10.0)
+    assert time.monotonic() - began < 12
+    assert result.status == OPTIMAL and result.objective == inst.meta["optimum"] and result.method == "fill"
+    assert validate(inst, result.schedule) == []
