@@ -7,8 +7,9 @@ claims' F_u*) needs the P||Cmax optimum of each campaign alone on the
 machines. The harness proves them per workload with
 ``solvers.campaign.optimal_user_flows`` within one budget (the cell's time
 limit, 60 s by default); a workload with one campaign unproven has no
-value. This script asks the same function with each backend of the
-engine (``cpsat``, ``milp``, ``portfolio``) on FAIRCAMP §VII workloads
+value. This script computes the same optima (``campaign_optima``, which
+``optimal_user_flows`` sums) with each backend of the engine (``cpsat``,
+``milp``, ``portfolio``) on FAIRCAMP §VII workloads
 (Fig. 4's, at the quick and the paper's size) and OStrich §6 workloads,
 and prints per workload how many campaigns need more than cheap bounds,
 how many each backend leaves unproven, and its time.

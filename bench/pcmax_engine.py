@@ -142,10 +142,11 @@ def main() -> None:
         text += f"\n{PAPER}\n"
     print(text, end="")
     if args.out:
-        chosen = " --generated" if args.generated else " --planted" if args.planted else ""
-        write_generated(args.out, f"python -m schedbench.bench.pcmax_engine{chosen} --solver {args.solver} "
-                                  f"--time-limit {args.time_limit} --sample {args.sample} --per-cell {args.per_cell} "
-                                  f"--results FILE", text)
+        chosen = (f"--generated --per-cell {args.per_cell}" if args.generated else
+                  f"--planted --per-cell {args.per_cell}" if args.planted else f"--sample {args.sample}")
+        write_generated(args.out, f"python -m schedbench.bench.pcmax_engine {chosen} --solver {args.solver} "
+                                  f"--time-limit {args.time_limit} --workers {args.workers}"
+                                  + (" --results FILE" if args.results else ""), text)
 
 
 if __name__ == "__main__":

@@ -33,7 +33,6 @@ from schedbench.errors import UserInputError
 from schedbench.heuristics.knapsack import dp_by_profits, dp_by_profits_many, ortools_knapsack
 from schedbench.instances.parameters import exact, integer
 from schedbench.metrics.dssp import TUNED_WEIGHT, candidates, theorem1_parameter, tuned_parameter
-from schedbench.model.dssp import critical_path
 from schedbench.schedule import Schedule
 
 SELECTORS: dict[str, Callable] = {"dp": dp_by_profits, "ortools": ortools_knapsack}
@@ -77,7 +76,7 @@ def _job_key(instance, policy: str) -> Callable[[int, int], tuple]:
     """A job's priority when its stage g is released (smallest first)."""
     jobs = instance.jobs
     return {"lcpf": lambda j, g: (-jobs[j].critical_path, j),
-            "lcpf-remaining": lambda j, g: (-critical_path(jobs[j].stages[g:]), j),
+            "lcpf-remaining": lambda j, g: (-jobs[j].remaining_critical_path[g], j),
             "stcpu": lambda j, g: (jobs[j].work, j),
             "priority": lambda j, g: (-jobs[j].reward, j)}[policy]
 

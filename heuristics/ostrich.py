@@ -18,9 +18,12 @@ its virtual start (``s_i >= s~_i``, and starts are integers).
 
 V uses every machine while some campaign is active in it and none while
 none is: ``busy_periods`` records those real-time intervals, which the
-claims ledger needs for Lemma 1 (R's idle area against V's).
+claims ledger needs for Lemma 1 (R's idle area against V's), and
+``user_periods`` the intervals each user is active in V (k~(t), which
+Lemma 2's k reads).
 """
 
+import copy
 from fractions import Fraction
 from heapq import heappop, heappush
 from math import inf
@@ -42,6 +45,7 @@ class VirtualFairShare:
         self.released: list[tuple[Fraction, int, int]] = []
         self._next = inf              # cached real time of the next virtual completion
         self.busy_periods: list[list] = []  # [start, end] real times with a campaign active in V (end inf: open)
+        self.user_periods: list[list[list]] = [[] for _ in instance.users]  # the same per user
 
     def next_event(self):
         """Real time of the next virtual completion (changes only when the active set does)."""
@@ -61,6 +65,8 @@ class VirtualFairShare:
         if not self.active:
             self.busy_periods.append([self.time, inf])
         heappush(self.active, (tag, u, i))
+        if not self.busy[u]:
+            self.user_periods[u].append([self.time, inf])
         self.busy[u] = True
         self.released.append((tag, u, i))
         self._reschedule()
@@ -75,7 +81,18 @@ class VirtualFairShare:
             self.busy_periods[-1][1] = self.time
         self._reschedule()
         if u in self.waiting:
+            self.busy[u] = True  # the user's next campaign follows at once: one period
             self._start(u, self.waiting.pop(u))
+        else:
+            self.user_periods[u][-1][1] = self.time
+
+    def completed(self) -> "VirtualFairShare":
+        """A copy of V run to its end (no campaign is submitted after R's
+        last job starts, so only V's completions are left)."""
+        done = copy.deepcopy(self, {id(self.instance): self.instance})
+        while done.active:
+            done.fire_event()
+        return done
 
     def submitted(self, t: int, u: int, i: int) -> None:
         self._settle(t)

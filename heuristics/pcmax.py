@@ -114,10 +114,12 @@ def first_fit_decreasing(lengths: Sequence[int], machines: int, capacity: int) -
     return machine_of
 
 
-def multifit(lengths: Sequence[int], ready: Sequence[int], iterations: int = 10) -> Placement:
+def multifit(lengths: Sequence[int], ready: Sequence[int], iterations: int = 10,
+             deadline: float = math.inf) -> Placement:
     """MULTIFIT (Coffman, Garey & Johnson 1978): binary search on the bin size
     with First Fit Decreasing; ratio 13/11. Machines must all be free at the
-    same time (P||Cmax)."""
+    same time (P||Cmax). No further pass starts after ``deadline``
+    (``time.monotonic()``)."""
     if len(set(ready)) > 1:
         raise UserInputError("--inner", "multifit needs all machines free at the same time")
     m = len(ready)
@@ -126,7 +128,7 @@ def multifit(lengths: Sequence[int], ready: Sequence[int], iterations: int = 10)
     high = max(-(-2 * work // m), max(lengths, default=0))
     best = first_fit_decreasing(lengths, m, high)
     for _ in range(iterations):
-        if low >= high:
+        if low >= high or time.monotonic() >= deadline:
             break
         mid = (low + high) // 2
         packed = first_fit_decreasing(lengths, m, mid)
@@ -217,9 +219,10 @@ def improve(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ro
 
 
 def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, capacity: int,
-            deadline: float = math.inf, seed: int = 0, partners: int = 16) -> list[int] | None:
+            deadline: float = math.inf, seed: int = 0, partners: int = 16) -> tuple[list[int] | None, bool]:
     """A schedule with every load <= ``capacity``, searched from ``machine_of``,
-    or None. Where the lower bound is the optimum, this is the schedule the
+    or None; and whether any group was re-split (a repeat with another seed
+    can only help then). Where the lower bound is the optimum, this is the schedule the
     bound needs (machines filled to C exactly, planted instances, Lawrinenko
     classes 6-7), and makespan local search rarely reaches it.
 
@@ -239,10 +242,10 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
 
     def resplit(group: list[int]) -> bool:
         """Share the group's jobs out again (see above); False when no split qualifies."""
-        pool = [j for q in group for j in jobs[q]]
         total = sum(loads[q] for q in group)
-        if total * len(pool) > SPLIT_CELLS:
+        if total * sum(len(jobs[q]) for q in group) > SPLIT_CELLS:
             return False
+        pool = [j for q in group for j in jobs[q]]
         sides = _split(pool, lengths, total, len(group), capacity, rng)
         if sides is None:
             return False
@@ -255,24 +258,24 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
 
     over = [q for q in range(machines) if loads[q] > capacity]
     best, stale, patience = sum(loads[q] for q in over) - capacity * len(over), 0, 20 * machines + 200
+    moved_any = False
     while over and stale < patience and time.monotonic() < deadline:
         a = over[rng.randrange(len(over))]
         others = sorted((q for q in rng.sample(range(machines), min(partners + 1, machines)) if q != a),
                         key=loads.__getitem__)[:partners]
         moved = next(((a, b) for b in others if resplit([a, b])), None) or next(
             ((a, b, c) for b, c in zip(others, others[1:]) if resplit([a, b, c])), ())
+        moved_any = moved_any or bool(moved)
         over = [q for q in over if q not in moved] + [q for q in moved if loads[q] > capacity]
         excess = sum(loads[q] for q in over) - capacity * len(over)
         best, stale = (excess, 0) if excess < best else (best, stale + 1)
-    return None if over else machine_of
+    return (None if over else machine_of), moved_any
 
 
 def _split(pool: list[int], lengths: Sequence[int], total: int, parts: int, capacity: int,
            rng: random.Random) -> list[list[int]] | None:
     """``pool`` in ``parts`` sides, drawn at random: all within ``capacity``,
     or (two parts whose total passes 2 C) one side exactly at it."""
-    if parts == 1:
-        return [pool] if total <= capacity else None
     sizes = [lengths[j] for j in pool]
     reach = subset_sums(sizes)
     low = total - (parts - 1) * capacity
@@ -284,9 +287,9 @@ def _split(pool: list[int], lengths: Sequence[int], total: int, parts: int, capa
     for _ in range(4 if parts > 2 else 1):  # a few first sides, each with its own rest
         if not window:
             return None
-        offset = rng.randrange(window.bit_length())
+        offset = rng.randrange(window.bit_length())  # the lowest good split at or above a random offset
         above = window >> offset
-        target = max(low, 0) + (offset + (above & -above).bit_length() - 1 if above else window.bit_length() - 1)
+        target = max(low, 0) + offset + (above & -above).bit_length() - 1
         chosen = set(subset_with_sum(reach, sizes, target))
         side = [pool[k] for k in chosen]
         rest = [pool[k] for k in range(len(pool)) if k not in chosen]

@@ -64,6 +64,8 @@ def allocate(instance: WorkflowInstance, rng: random.Random, cascade_by: str = "
     together, so each must fit). A router's child is drawn in proportion
     to its eligible cores below (``cascade_by`` "cores") or uniformly among
     the children with any ("uniform")."""
+    if cascade_by not in CASCADES:
+        raise ValueError(f"a cascade draws children by {' or '.join(CASCADES)}, not {cascade_by!r}")
     paths = instance.cluster_paths
 
     def cascade(kind: str, width: int) -> int:

@@ -31,6 +31,8 @@ def normal_error(instance: WorkflowInstance, percent: float, seed: int = 0, nega
     rng = random.Random(f"estimates:{seed}")
 
     def draw(exec_time: int) -> int:
+        if exec_time < 1:  # redrawing around a mean <= 0 could go on for ever
+            raise ValueError(f"execution times are integers >= 1, got {exec_time}")
         value = rng.normalvariate(exec_time, exec_time * percent / 100)
         while negative == "redraw" and value <= 0:  # P(value > 0) >= 1/2 for any N
             value = rng.normalvariate(exec_time, exec_time * percent / 100)

@@ -6,9 +6,9 @@ Bounds first, models last:
    equal bounds close the instance ("bounds"); then the fill search
    (``heuristics.pcmax.fill_to``) looks for a schedule at the lower bound,
    which the bound alone proves optimal ("fill"), for at most a quarter of
-   the time before the backend's search and again after it, with the time
-   left, when no model refuted the bound (machines filled to C exactly,
-   where the models are too large to build);
+   the time before the backend's search, and after it for all the time left
+   when no model refuted the bound (machines filled to C exactly, where the
+   models are too large to build);
 3. backend ``milp``: the arc-flow LP bound, found by bisection on C, raises
    the lower bound ("arcflow-lp", each refuted C checked from the LP's dual
    solution in exact arithmetic); then C = lower, lower + 1, ... is decided
@@ -29,12 +29,11 @@ limit the best schedule found and the last certified lower bound are
 returned.
 """
 
-import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from schedbench.errors import UserInputError
 from schedbench.heuristics.pcmax import fill_to, improve, lpt, multifit
@@ -81,10 +80,10 @@ def upper_bound(lengths: tuple[int, ...], machines: int, lower: int = 0,
                 deadline: float = float("inf"), rules_until: float = float("inf")) -> tuple[list[int], str]:
     """Best of LPT and MULTIFIT after local search: (machine of each job,
     name). The search is skipped when a rule already meets ``lower`` (with
-    n <= m, LPT always does) and stops at ``deadline``; MULTIFIT (ten first
-    fit passes) runs only before ``rules_until``."""
+    n <= m, LPT always does) and stops at ``deadline``; MULTIFIT (up to ten
+    first fit passes) starts no pass after ``rules_until``."""
     candidates = []
-    for name, rule in (("lpt", lpt), ("multifit", multifit)):
+    for name, rule in (("lpt", lpt), ("multifit", partial(multifit, deadline=rules_until))):
         if name == "multifit" and time.monotonic() >= rules_until:
             break
         machine_of = rule(lengths, [0] * machines)[0]
@@ -111,6 +110,7 @@ class _Search:
     proof: tuple[str, ...]
     claimed: int = 0
     claimed_by: str = ""
+    fill_seed: int = 0  # the fill search's next seed
 
     def __post_init__(self) -> None:
         self.heuristic = self.method  # the incumbent's first origin
@@ -185,12 +185,11 @@ def pcmax_optimum(lengths: tuple[int, ...], machines: int, solver: str = "cpsat"
 def _optimum(lengths: tuple[int, ...], machines: int, solver: str, time_limit: float) -> PcmaxSolution:
     began = time.monotonic()
     deadline, search_end = began + time_limit, began + SEARCH_SHARE * time_limit
-    search = _bounds(lengths, machines, began + time_limit / 4, deadline)
-    if search.method != "bounds":
-        _fill(search, min(search_end, began + FILL_SHARE * time_limit))
+    search = _bounds(lengths, machines, began + time_limit / 4, began + time_limit / 2, began + time_limit / 4)
+    _fill(search, min(search_end, time.monotonic() + FILL_SHARE * time_limit))
     if not search.closed:
         _search(search, solver, search_end)
-    if not search.closed and search.claimed <= search.lower:
+    if search.claimed <= search.lower:
         # no model refuted the bound, so nothing is left to confirm: the time
         # left (a model too large to build, say) goes to the fill
         _fill(search, deadline, restarts=True)
@@ -205,21 +204,27 @@ FILL_SHARE = 0.25
 
 def _fill(search: _Search, stop_at: float, restarts: bool = False) -> None:
     """A schedule at the certified bound by ``fill_to`` from the incumbent
-    (one try, or tries with new seeds until ``stop_at``): where it is found,
-    the bound alone proves it optimal."""
-    for seed in itertools.count():
-        if search.closed or time.monotonic() >= stop_at or (seed and not restarts):
-            return
-        found = fill_to(search.lengths, search.best, search.machines, search.lower, stop_at, seed)
+    (one try, or tries with new seeds until ``stop_at``; each call goes on
+    from the seeds the last one used): where it is found, the bound alone
+    proves it optimal. A try that could re-split no group (subset-sum tables
+    too large) is not repeated."""
+    while not search.closed and time.monotonic() < stop_at:
+        found, moved = fill_to(search.lengths, search.best, search.machines, search.lower, stop_at,
+                               search.fill_seed)
+        search.fill_seed += 1
         if found is not None:
             search.improve(found, "fill")
+        if not (restarts and moved):
+            return
 
 
-def _bounds(lengths: tuple[int, ...], machines: int, improve_until: float, rules_until: float) -> _Search:
-    """The engine's start: the lower bound and the best heuristic schedule
-    (local search until ``improve_until``, MULTIFIT before ``rules_until``);
-    method "bounds" when they meet."""
-    lower, name = lower_bound(lengths, machines)
+def _bounds(lengths: tuple[int, ...], machines: int, improve_until: float, rules_until: float,
+            bound_until: float) -> _Search:
+    """The engine's start: the lower bound (its L2 search until
+    ``bound_until``) and the best heuristic schedule (local search until
+    ``improve_until``, MULTIFIT before ``rules_until``); method "bounds" when
+    they meet."""
+    lower, name = lower_bound(lengths, machines, deadline=bound_until)
     best, heuristic = upper_bound(lengths, machines, lower, improve_until, rules_until)
     search = _Search(lengths, machines, best, _makespan(best, lengths), heuristic, lower, (name,))
     if search.lower >= search.upper:
@@ -240,7 +245,7 @@ def pcmax_optima(problems: list[tuple[tuple[int, ...], int]], solver: str, time_
     for lengths, machines in problems:
         known = _PROVEN.get((lengths, machines, solver))
         if known is None and solver in BACKENDS and time.monotonic() < deadline:
-            start = _bounds(lengths, machines, improve_until=0.0, rules_until=deadline)
+            start = _bounds(lengths, machines, improve_until=0.0, rules_until=deadline, bound_until=deadline)
             known = start.answer() if start.method == "bounds" else None
         out.append(known)
     hard = [i for i, found in enumerate(out) if found is None]

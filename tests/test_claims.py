@@ -100,18 +100,25 @@ def test_ostrich_lemma_1_measures_idle_areas_exactly():
     assert check.numbers == {"idle R": 2, "idle V": 0, "m p_max": 8}
 
 
-def test_ostrich_k_counts_the_users_active_during_the_campaign():
-    """One machine; A (job 10) and B (job 2) at 0, C (job 1) released at 50,
-    after both are done. C's campaign runs alone: k = 1 under footnote 5's
-    reading, 3 under the all-users one; A's and B's see each other: k = 2."""
+def test_ostrich_k_counts_the_users_active_in_the_virtual_schedule():
+    """One machine; A (job 10) and B (job 2) at 0, C (job 1) released at 11.
+    In V, A and B share the machine until B completes at 4; A runs alone
+    until C arrives at 11, then A's last unit and C's share it: both end at
+    13. R runs B, then A (2 to 12), then C (12 to 13), where A, done in R,
+    is still active in V: k = 2 for every campaign under the paper's
+    reading (k~(t), users active in V), 3 under the all-users one."""
     from schedbench.claims.campaign import most_active_users, ostrich_lemma2
     from schedbench.metrics.campaign import campaign_times
 
-    inst = CampaignInstance(1, (User((Campaign((10,)),)), User((Campaign((2,)),)), User((Campaign((1,)),), release=50)))
+    inst = CampaignInstance(1, (User((Campaign((10,)),)), User((Campaign((2,)),)), User((Campaign((1,)),), release=11)))
     case = CampaignCase(inst)
-    times = campaign_times(inst, case.ostrich[0])
-    assert [most_active_users(times, row[0]) for row in times] == [2, 2, 1]
-    assert ostrich_lemma2(case, "all").numbers["k"] == 3 and ostrich_lemma2(case).numbers["k"] in (1, 2)
+    schedule, virtual = case.ostrich
+    periods = virtual.completed().user_periods
+    assert periods == [[[0, 13]], [[0, 4]], [[11, 13]]]
+    times = campaign_times(inst, schedule)
+    assert [most_active_users(periods, t.submission, t.completion) for (t,) in times] == [2, 2, 2]
+    assert most_active_users(periods, 4, 11) == 1  # A alone in V
+    assert ostrich_lemma2(case, "all").numbers["k"] == 3 and ostrich_lemma2(case).numbers["k"] == 2
 
 
 def test_the_ledger_separates_the_papers_claims_from_the_projects_checks():

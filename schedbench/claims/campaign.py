@@ -205,27 +205,29 @@ def ostrich_lemma1(case: CampaignCase) -> Check:
 
 def _ostrich_terms(case: CampaignCase, users: str):
     """Per campaign of OStrich's schedule: (user, index, its times, W_{i-1},
-    W_i, pmax_i, k). k is the most users active at once while the campaign
-    runs (``users`` "active", footnote 5: "the biggest value it assumes
-    during the execution of the campaign"), or every user ("all", the
-    looser reading)."""
+    W_i, pmax_i, k). k is the largest number of users active in the virtual
+    schedule V (k~(t), §4) while the campaign runs in R (``users``
+    "active", footnote 5: "the biggest value it assumes during the
+    execution of the campaign"), or every user ("all", the looser reading)."""
     inst = case.instance
-    times = campaign_times(inst, case.ostrich[0])
+    schedule, virtual = case.ostrich
+    times = campaign_times(inst, schedule)
+    periods = virtual.completed().user_periods if users == "active" else None
     for u, user in enumerate(inst.users):
         for i, c in enumerate(user.campaigns):
             previous = user.campaigns[i - 1].work if i else 0
-            k = inst.n_users if users == "all" else most_active_users(times, times[u][i])
-            yield u, i, times[u][i], previous, c.work, max(c.jobs), k
+            t = times[u][i]
+            k = inst.n_users if periods is None else most_active_users(periods, t.submission, t.completion)
+            yield u, i, t, previous, c.work, max(c.jobs), k
 
 
-def most_active_users(times: list[list], during) -> int:
-    """The most users with a campaign submitted and not completed at one
-    instant of [during.submission, during.completion)."""
+def most_active_users(periods: list[list], begin, end) -> int:
+    """The most users active at one instant of [begin, end), each user's
+    activity given as [start, end) periods."""
     def active(at) -> int:
-        return sum(any(t.submission <= at < t.completion for t in row) for row in times)
+        return sum(any(start <= at < stop for start, stop in row) for row in periods)
 
-    instants = {during.submission} | {t.submission for row in times for t in row
-                                      if during.submission < t.submission < during.completion}
+    instants = {begin} | {start for row in periods for start, _ in row if begin < start < end}
     return max(active(at) for at in instants)
 
 

@@ -10,6 +10,7 @@
 """
 
 import math
+import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import accumulate
@@ -65,13 +66,16 @@ def bins_needed_mt(ascending: Sequence[int], prefix: Sequence[int], capacity: in
     return best
 
 
-def bin_packing_bound(lengths: Sequence[int], machines: int, start: int, stop: int) -> int:
-    """Smallest C in [start, stop] that the MT L2 bound cannot refute (stop if none)."""
+def bin_packing_bound(lengths: Sequence[int], machines: int, start: int, stop: int,
+                      deadline: float = math.inf) -> int:
+    """Smallest C in [start, stop] that the MT L2 bound cannot refute (stop if
+    none), or at ``deadline`` (``time.monotonic()``) the smallest not refuted
+    yet: every C below it is refuted either way, so it is a bound."""
     ascending = sorted(lengths)
     prefix = [0, *accumulate(ascending)]
     low, high = start, stop
     # bins_needed_mt is non-increasing in C, so binary search applies
-    while low < high:
+    while low < high and time.monotonic() < deadline:
         mid = (low + high) // 2
         if bins_needed_mt(ascending, prefix, mid) <= machines:
             high = mid
@@ -80,15 +84,18 @@ def bin_packing_bound(lengths: Sequence[int], machines: int, start: int, stop: i
     return low
 
 
-def lower_bound(lengths: Sequence[int], machines: int, upper: int | None = None) -> tuple[int, str]:
-    """Best cheap lower bound and the name of the bound that gave it."""
+def lower_bound(lengths: Sequence[int], machines: int, upper: int | None = None,
+                deadline: float = math.inf) -> tuple[int, str]:
+    """Best cheap lower bound and the name of the bound that gave it; the L2
+    search stops at ``deadline`` with what it has proven by then."""
     bound, name = l0(lengths, machines), "L0"
     if len(lengths) > machines:
         b1 = l1(lengths, machines)
         if b1 > bound:
             bound, name = b1, "L1"
-        stop = upper if upper is not None else sum(lengths)
-        b2 = bin_packing_bound(lengths, machines, bound, stop)
+        # list scheduling's W/m + p_max is a makespan, so no larger C can be refuted
+        stop = min(upper if upper is not None else math.inf, -(-sum(lengths) // machines) + max(lengths))
+        b2 = bin_packing_bound(lengths, machines, bound, stop, deadline)
         if b2 > bound:
             bound, name = b2, "MT-L2"
     return bound, name

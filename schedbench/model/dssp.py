@@ -41,6 +41,14 @@ class Job:
     def critical_path(self) -> int:
         return critical_path(self.stages)
 
+    @cached_property
+    def remaining_critical_path(self) -> tuple[int, ...]:
+        """``[g]``: the critical path of stages g, g + 1, ... (LCPF's alternative reading)."""
+        out = [0]
+        for stage in reversed(self.stages):
+            out.append(out[-1] + max(stage))
+        return tuple(reversed(out[1:]))
+
 
 @dataclass(frozen=True)
 class DsspInstance:
