@@ -16,6 +16,7 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
+from itertools import chain
 from heapq import heapify, heapreplace
 
 from schedbench.errors import UserInputError
@@ -232,7 +233,8 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
     good ones: both within C when a split allows it, else one of them
     exactly at C (the excess moves to the other, no larger than before: a
     plateau move that changes which jobs are together). When no pair
-    allows either, three machines are re-split, all within C. Stops when
+    allows either, three machines are re-split, then four, all within C.
+    Stops when
     every load fits, at ``deadline`` (``time.monotonic()``), or after
     20 m + 200 steps without a smaller total excess. Seeded: the same
     inputs give the same answer unless the deadline cuts it."""
@@ -240,8 +242,22 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
     machine_of = list(machine_of)
     jobs, loads = _per_machine(lengths, machine_of, machines)
 
-    def resplit(group: list[int]) -> bool:
+    over: list[int] = []          # the machines above C, in any order
+    where: dict[int, int] = {}    # machine -> its index in ``over``
+
+    def mark(q: int) -> None:
+        """Keep ``over`` to the machines above C (O(1) per change)."""
+        if loads[q] > capacity and q not in where:
+            where[q] = len(over)
+            over.append(q)
+        elif loads[q] <= capacity and q in where:
+            i, last = where.pop(q), over.pop()
+            if last != q:
+                over[i], where[last] = last, i
+
+    def resplit(group: tuple[int, ...]) -> bool:
         """Share the group's jobs out again (see above); False when no split qualifies."""
+        nonlocal excess
         total = sum(loads[q] for q in group)
         if total * sum(len(jobs[q]) for q in group) > SPLIT_CELLS:
             return False
@@ -251,23 +267,26 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
             return False
         rng.shuffle(sides)
         for q, side in zip(group, sides):
+            excess -= max(loads[q] - capacity, 0)
             jobs[q], loads[q] = side, sum(lengths[j] for j in side)
+            excess += max(loads[q] - capacity, 0)
             for j in side:
                 machine_of[j] = q
+            mark(q)
         return True
 
-    over = [q for q in range(machines) if loads[q] > capacity]
-    best, stale, patience = sum(loads[q] for q in over) - capacity * len(over), 0, 20 * machines + 200
+    for q in range(machines):
+        mark(q)
+    excess = sum(loads[q] - capacity for q in over)
+    best, stale, patience = excess, 0, 20 * machines + 200
     moved_any = False
     while over and stale < patience and time.monotonic() < deadline:
         a = over[rng.randrange(len(over))]
         others = sorted((q for q in rng.sample(range(machines), min(partners + 1, machines)) if q != a),
                         key=loads.__getitem__)[:partners]
-        moved = next(((a, b) for b in others if resplit([a, b])), None) or next(
-            ((a, b, c) for b, c in zip(others, others[1:]) if resplit([a, b, c])), ())
-        moved_any = moved_any or bool(moved)
-        over = [q for q in over if q not in moved] + [q for q in moved if loads[q] > capacity]
-        excess = sum(loads[q] for q in over) - capacity * len(over)
+        groups = chain(((a, b) for b in others), ((a, b, c) for b, c in zip(others, others[1:])),
+                       ((a, b, c, d) for b, c, d in zip(others, others[1:], others[2:])))
+        moved_any = any(resplit(group) for group in groups) or moved_any
         best, stale = (excess, 0) if excess < best else (best, stale + 1)
     return (None if over else machine_of), moved_any
 
