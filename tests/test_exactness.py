@@ -24,7 +24,11 @@ ALLOWED = {
     ("schedbench.metrics", "number", "<return>"),  # the JSON display value of an exact number
     # Eq. 1 of the P-SLR paper: a normal draw, real-valued by definition and rounded up at once
     ("schedbench.heuristics.workflow_estimates", "normal_error", "percent"),
-    ("schedbench.heuristics.workflow_estimates", "<listcomp>", "percent"),
+    ("schedbench.heuristics.workflow_estimates", "draw", "percent"),
+    ("schedbench.heuristics.workflow_estimates", "draw", "value"),
+    # a clock reading (time.monotonic()) the L2 search stops at, never a value
+    ("schedbench.metrics.pcmax_bounds", "lower_bound", "deadline"),
+    ("schedbench.metrics.pcmax_bounds", "bin_packing_bound", "deadline"),
 }
 
 CASES = {
