@@ -29,7 +29,8 @@ from schedbench.solvers.pcmax import BACKENDS, clear_cache
 
 
 def needs_search(lengths: tuple[int, ...], machines: int) -> bool:
-    """Whether the certified lower bound and LPT leave a gap (the engine's cheap start)."""
+    """Whether the certified lower bound and LPT's makespan differ (the engine
+    then goes on with MULTIFIT, local search and its models)."""
     _, start = lpt(lengths, [0] * machines)
     return lower_bound(lengths, machines)[0] < max(s + p for s, p in zip(start, lengths))
 

@@ -234,9 +234,8 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
     exactly at C (the excess moves to the other, no larger than before: a
     plateau move that changes which jobs are together). When no pair
     allows either, three machines are re-split, then four, all within C.
-    Stops when
-    every load fits, at ``deadline`` (``time.monotonic()``), or after
-    20 m + 200 steps without a smaller total excess. Seeded: the same
+    Stops when every load fits, at ``deadline`` (``time.monotonic()``), or
+    after 20 m + 200 steps without a smaller total excess. Seeded: the same
     inputs give the same answer unless the deadline cuts it."""
     rng = random.Random(seed)
     machine_of = list(machine_of)
@@ -297,25 +296,25 @@ def _split(pool: list[int], lengths: Sequence[int], total: int, parts: int, capa
     or (two parts whose total passes 2 C) one side exactly at it."""
     sizes = [lengths[j] for j in pool]
     reach = subset_sums(sizes)
-    low = total - (parts - 1) * capacity
+    low = max(total - (parts - 1) * capacity, 0)
     if low > capacity:
         if parts > 2:
             return None
         low = capacity  # the plateau move: one side exactly C
-    window = (reach[-1] >> max(low, 0)) & ((1 << (capacity - max(low, 0) + 1)) - 1)
+    window = (reach[-1] >> low) & ((1 << (capacity - low + 1)) - 1)
     for _ in range(4 if parts > 2 else 1):  # a few first sides, each with its own rest
         if not window:
             return None
         offset = rng.randrange(window.bit_length())  # the lowest good split at or above a random offset
         above = window >> offset
-        target = max(low, 0) + offset + (above & -above).bit_length() - 1
+        target = low + offset + (above & -above).bit_length() - 1
         chosen = set(subset_with_sum(reach, sizes, target))
         side = [pool[k] for k in chosen]
         rest = [pool[k] for k in range(len(pool)) if k not in chosen]
         others = _split(rest, lengths, total - target, parts - 1, capacity, rng) if parts > 2 else [rest]
         if others is not None:
             return [side, *others]
-        window &= ~(1 << (target - max(low, 0)))
+        window &= ~(1 << (target - low))
     return None
 
 

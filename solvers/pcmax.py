@@ -189,12 +189,10 @@ def _optimum(lengths: tuple[int, ...], machines: int, solver: str, time_limit: f
     _fill(search, min(search_end, time.monotonic() + FILL_SHARE * time_limit))
     if not search.closed:
         _search(search, solver, search_end)
-    if search.claimed <= search.lower:
-        # no model refuted the bound, so nothing is left to confirm: the time
-        # left (a model too large to build, say) goes to the fill
-        _fill(search, deadline, restarts=True)
     if search.claimed > search.lower:
         _confirm(search, deadline)
+    else:  # nothing to confirm: the time left (a model too large to build, say) goes to the fill
+        _fill(search, deadline, restarts=True)
     return search.answer()
 
 
@@ -229,7 +227,7 @@ def _bounds(lengths: tuple[int, ...], machines: int, improve_until: float, rules
     lower, name = lower_bound(lengths, machines, deadline=bound_until)
     best, heuristic = upper_bound(lengths, machines, lower, improve_until, rules_until)
     search = _Search(lengths, machines, best, _makespan(best, lengths), heuristic, lower, (name,))
-    if search.lower >= search.upper:
+    if search.closed:
         search.method = "bounds"
     return search
 

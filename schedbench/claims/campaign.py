@@ -66,6 +66,11 @@ class CampaignCase:
         return ostrich_with_virtual(self.instance, "lpt")
 
     @cached_property
+    def ostrich_user_periods(self) -> list[list]:
+        """Per user, the [start, end) periods it is active in OStrich's virtual schedule run to its end."""
+        return self.ostrich[1].completed().user_periods
+
+    @cached_property
     def no_campaign_optimum(self) -> int:
         found = pcmax_optimum(self.instance.lengths, self.instance.machines, self.solver, self.time_limit)
         if not found.optimal:
@@ -210,9 +215,8 @@ def _ostrich_terms(case: CampaignCase, users: str):
     "active", footnote 5: "the biggest value it assumes during the
     execution of the campaign"), or every user ("all", the looser reading)."""
     inst = case.instance
-    schedule, virtual = case.ostrich
-    times = campaign_times(inst, schedule)
-    periods = virtual.completed().user_periods if users == "active" else None
+    times = campaign_times(inst, case.ostrich[0])
+    periods = case.ostrich_user_periods if users == "active" else None
     for u, user in enumerate(inst.users):
         for i, c in enumerate(user.campaigns):
             previous = user.campaigns[i - 1].work if i else 0
