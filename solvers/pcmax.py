@@ -8,7 +8,9 @@ Bounds first, models last:
    which the bound alone proves optimal ("fill"), for at most 5% of the
    time before the backend's search, and after it for all the time left
    when no model refuted the bound (machines filled to C exactly, where the
-   models are too large to build);
+   models are too large to build); bin completion
+   (``solvers.bin_completion``) looks for one too, at this bound and at
+   the LP's, each for at most 5% of the time ("bin-completion");
 3. backend ``milp``: the arc-flow LP bound, found by bisection on C, raises
    the lower bound ("arcflow-lp", each refuted C checked from the LP's dual
    solution in exact arithmetic); then C = lower, lower + 1, ... is decided
@@ -42,6 +44,7 @@ from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
 from schedbench.schedule import Schedule, back_to_back
 from schedbench.solvers import settings
 from schedbench.solvers.arcflow import build
+from schedbench.solvers.bin_completion import pack
 from schedbench.solvers.certificate import SEARCH_SHARE, confirm, unconfirmed
 from schedbench.solvers.cpsat import confirming
 from schedbench.solvers.cpsat.pcmax import minimize
@@ -186,7 +189,8 @@ def _optimum(lengths: tuple[int, ...], machines: int, solver: str, time_limit: f
     began = time.monotonic()
     deadline, search_end = began + time_limit, began + SEARCH_SHARE * time_limit
     search = _bounds(lengths, machines, began + time_limit / 4, began + time_limit / 2, began + time_limit / 4)
-    _fill(search, min(search_end, time.monotonic() + FILL_SHARE * time_limit))
+    if _pack(search, min(search_end, time.monotonic() + PACK_SHARE * time_limit)) != INFEASIBLE:
+        _fill(search, min(search_end, time.monotonic() + FILL_SHARE * time_limit))
     if not search.closed:
         _search(search, solver, search_end)
     if search.claimed > search.lower:
@@ -216,6 +220,25 @@ def _fill(search: _Search, stop_at: float, restarts: bool = False) -> None:
             search.improve(found, "fill")
         if not (restarts and moved):
             return
+
+
+#: The bin completion's share of the time limit at each bound it tries.
+PACK_SHARE = 0.05
+
+
+def _pack(search: _Search, stop_at: float) -> str:
+    """A schedule at the certified bound by bin completion: fast where the
+    fill is not, with two or three jobs a machine, and hopeless with many
+    short jobs, so it gets a share of the time and a node budget. Its status
+    is returned; an exhausted search ("infeasible") only tells the engine
+    not to spend time on the fill: as a refutation it would need a second
+    method, so it proves nothing."""
+    if search.closed:
+        return FEASIBLE
+    status, machine_of = pack(search.lengths, search.machines, search.lower, stop_at)
+    if status == FEASIBLE:
+        search.improve(machine_of, "bin-completion")
+    return status
 
 
 def _bounds(lengths: tuple[int, ...], machines: int, improve_until: float, rules_until: float,
@@ -286,6 +309,10 @@ def _search(search: _Search, solver: str, stop_at: float) -> None:
         if search.lower >= search.upper:
             search.method = "arcflow-lp"
             return
+        if lp == search.lower:
+            _pack(search, min(stop_at, time.monotonic() + PACK_SHARE * (stop_at - time.monotonic())))
+            if search.closed:
+                return
         # the portfolio gives the arc-flow decisions 3/4 of the time, CP-SAT the rest
         stop = stop_at if solver == "milp" else time.monotonic() + 0.75 * (stop_at - time.monotonic())
         capacity = search.lower

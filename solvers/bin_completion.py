@@ -1,0 +1,152 @@
+"""Bin completion (Korf 2002, 2003) for the P||Cmax decision at one makespan.
+
+Can the jobs be packed into ``machines`` bins of ``capacity``? The search
+fills one bin at a time: the bin takes the longest job left and then one
+of its *undominated completions*, the sets of other jobs that fit beside
+it, tried fullest first. A bin may leave room unused only while the
+total room left over, ``machines * capacity - sum(lengths)``, allows:
+that budget is what makes the search fast when the bound is tight, where
+each bin must be nearly full. Jobs of equal length are one value with a
+count, so no two branches differ only by which of two equal jobs they take.
+
+Dominance (Martello and Toth): a completion that leaves room for a job
+still unplaced, or that holds a job a longer unplaced job could replace,
+is dominated by the one with the larger job, so it is skipped. States
+proved infeasible are remembered, so a permutation of bins is refuted once.
+
+The search is the engine's primal step: a packing it finds is a schedule
+at ``capacity``, checked like any other. An exhausted search would be a
+refutation, and refutations need a second, independent method
+(``solvers.certificate``), so the engine uses only the packings.
+"""
+
+import time
+from collections.abc import Iterator
+
+FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
+
+#: States remembered as infeasible, at most (then the memory is cleared).
+MEMO_SIZE = 200_000
+
+
+class _OutOfBudget(Exception):
+    """The node budget or the deadline ran out."""
+
+
+def pack(lengths: tuple[int, ...], machines: int, capacity: int, deadline: float,
+         node_limit: int = 200_000) -> tuple[str, list[int] | None]:
+    """("feasible", machine of each job), or ("infeasible" | "unknown", None)."""
+    if not lengths:
+        return FEASIBLE, []
+    if max(lengths) > capacity or sum(lengths) > machines * capacity:
+        return INFEASIBLE, None
+    values = sorted(set(lengths), reverse=True)
+    counts = [0] * len(values)
+    index = {v: i for i, v in enumerate(values)}
+    for p in lengths:
+        counts[index[p]] += 1
+    search = _Packer(values, capacity, deadline, node_limit)
+    try:
+        bins = search.fill(counts, machines, machines * capacity - sum(lengths))
+    except _OutOfBudget:
+        return UNKNOWN, None
+    if bins is None:
+        return INFEASIBLE, None
+    return FEASIBLE, _machines_of(lengths, bins)
+
+
+def _machines_of(lengths: tuple[int, ...], bins: list[list[int]]) -> list[int]:
+    """Each job's bin, from the bins' lists of lengths (equal lengths interchangeable)."""
+    waiting: dict[int, list[int]] = {}
+    for q, contents in enumerate(bins):
+        for p in contents:
+            waiting.setdefault(p, []).append(q)
+    return [waiting[p].pop() for p in lengths]
+
+
+class _Packer:
+    def __init__(self, values: list[int], capacity: int, deadline: float, node_limit: int) -> None:
+        self.values, self.capacity = values, capacity
+        self.deadline, self.nodes_left = deadline, node_limit
+        self.failed: set[tuple[tuple[int, ...], int]] = set()
+
+    def fill(self, counts: list[int], bins: int, slack: int) -> list[list[int]] | None:
+        """The bins' contents for the jobs in ``counts``, or None if they do not fit."""
+        first = next((i for i, c in enumerate(counts) if c), None)
+        if first is None:
+            return [[] for _ in range(bins)]
+        if bins == 0:
+            return None
+        key = (tuple(counts), bins)
+        if key in self.failed:
+            return None
+        self._spend()
+        largest = self.values[first]
+        counts[first] -= 1
+        room = self.capacity - largest
+        for chosen, used in self._completions(counts, first, room, slack):
+            for i in chosen:
+                counts[i] -= 1
+            rest = self.fill(counts, bins - 1, slack - (room - used))
+            for i in chosen:
+                counts[i] += 1
+            if rest is not None:
+                counts[first] += 1
+                rest.append([largest] + [self.values[i] for i in chosen])
+                return rest
+        counts[first] += 1
+        if len(self.failed) >= MEMO_SIZE:
+            self.failed.clear()
+        self.failed.add(key)
+        return None
+
+    def _spend(self) -> None:
+        self.nodes_left -= 1
+        if self.nodes_left <= 0 or (self.nodes_left & 1023 == 0 and time.monotonic() > self.deadline):
+            raise _OutOfBudget
+
+    def _completions(self, counts: list[int], first: int, room: int, slack: int) -> list[tuple[list[int], int]]:
+        """Undominated sets of value indices that fit in ``room`` wasting at
+        most ``slack``, fullest first."""
+        tail = [0] * (len(self.values) + 1)  # the total length of the values from index j on
+        for j in range(len(self.values) - 1, -1, -1):
+            tail[j] = tail[j + 1] + counts[j] * self.values[j]
+        found = [(chosen, used) for chosen, used in self._subsets(counts, tail, first, room, room - slack, 0, [])
+                 if not self._dominated(counts, chosen, room - used)]
+        found.sort(key=lambda c: -c[1])
+        return found
+
+    def _subsets(self, counts: list[int], tail: list[int], i: int, room: int, least: int, used: int,
+                 chosen: list[int]) -> Iterator[tuple[list[int], int]]:
+        """Multisets of value indices >= i (longest first) of total in [least, room]."""
+        if used >= least:
+            yield list(chosen), used
+        for j in range(i, len(self.values)):
+            if used + tail[j] < least:  # even every job from j on falls short
+                return
+            v = self.values[j]
+            if counts[j] == 0 or used + v > room:
+                continue
+            self._spend()
+            counts[j] -= 1
+            chosen.append(j)
+            yield from self._subsets(counts, tail, j, room, least, used + v, chosen)
+            chosen.pop()
+            counts[j] += 1
+
+    def _dominated(self, counts: list[int], chosen: list[int], left: int) -> bool:
+        """Whether an unplaced job fits in the room left, or could replace a
+        chosen job that is shorter (longer jobs come first in ``values``)."""
+        values = self.values
+        shortest = len(values) - 1
+        while shortest >= 0 and counts[shortest] == 0:
+            shortest -= 1
+        if shortest >= 0 and values[shortest] <= left:
+            return True
+        for i in chosen:
+            j = i - 1
+            while j >= 0 and values[j] <= values[i] + left:
+                if counts[j]:
+                    return True
+                j -= 1
+        return False

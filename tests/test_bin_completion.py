@@ -1,0 +1,40 @@
+"""Bin completion: every packing it returns fits, and its verdicts agree
+with enumeration on both sides of the optimum."""
+
+import random
+import time
+
+from schedbench.solvers.bin_completion import FEASIBLE, INFEASIBLE, UNKNOWN, pack
+
+from test_solvers import _brute_force
+
+
+def _loads(lengths, machine_of, machines):
+    loads = [0] * machines
+    for p, q in zip(lengths, machine_of):
+        loads[q] += p
+    return loads
+
+
+def test_bin_completion_decides_like_enumeration():
+    rng = random.Random(3)
+    for _ in range(300):
+        m, n = rng.randint(2, 4), rng.randint(2, 8)
+        lengths = tuple(rng.randint(1, 30) for _ in range(n))
+        optimum = _brute_force(lengths, m)
+        status, machine_of = pack(lengths, m, optimum, time.monotonic() + 10)
+        assert status == FEASIBLE, (lengths, m)
+        assert len(machine_of) == n and max(_loads(lengths, machine_of, m)) <= optimum
+        assert pack(lengths, m, optimum - 1, time.monotonic() + 10) == (INFEASIBLE, None), (lengths, m)
+
+
+def test_equal_lengths_are_placed_job_by_job():
+    lengths = (5, 5, 5, 3, 3, 2, 2, 5)
+    status, machine_of = pack(lengths, 3, 10, time.monotonic() + 10)
+    assert status == FEASIBLE and sorted(_loads(lengths, machine_of, 3)) == [10, 10, 10]
+
+
+def test_a_budget_too_small_says_unknown():
+    rng = random.Random(8)
+    lengths = tuple(rng.randint(100, 400) for _ in range(60))
+    assert pack(lengths, 24, sum(lengths) // 24 + 1, time.monotonic() + 10, node_limit=5) == (UNKNOWN, None)
