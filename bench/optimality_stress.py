@@ -58,42 +58,47 @@ def instance(family: str, seed: int) -> tuple[object, str]:
 
 def solve_twice(task: tuple[str, int, float]) -> dict:
     """Both backends on one instance: their statuses, values, bounds and proofs."""
+    family, seed, limit = task
+    inst, objective = instance(family, seed)
+    row = {"name": f"{family}-{seed}", "family": family, "seed": seed, "objective": objective}
+    for backend in BACKENDS:
+        row[backend] = solve_once(inst, objective, backend, limit, name=row["name"])
+    return row
+
+
+def solve_once(inst, objective: str, backend: str, limit: float, options: dict | None = None, name: str = "") -> dict:
+    """One backend's answer, its schedule validated: status, exact value and
+    bound, proof, seconds; ``{"status": "refused"}`` for a model too large."""
     from schedbench.errors import ModelTooLarge
     from schedbench.solvers import settings, solve
     from schedbench.solvers.pcmax import clear_cache
     from schedbench.families import violations
 
     settings.CPSAT_WORKERS = 1
-    family, seed, limit = task
-    inst, objective = instance(family, seed)
-    row = {"name": f"{family}-{seed}", "family": family, "seed": seed, "objective": objective}
-    for backend in BACKENDS:
-        clear_cache()  # no backend reuses the other's P||Cmax answers (MOSP's relaxation)
-        began = time.perf_counter()
-        try:
-            result = solve(inst, objective, backend, limit)
-        except ModelTooLarge:
-            row[backend] = {"status": "refused"}
-            continue
-        if result.schedule is not None and family not in ("knapsack", "three_partition"):
-            broken = violations(inst, result.schedule, objective)
-            if broken:
-                raise AssertionError(f"{row['name']} {backend}: invalid schedule: {broken[0]}")
-        row[backend] = {"status": result.status, "value": _text(result.objective), "bound": _text(result.bound),
-                        "proof": list(result.proof), "seconds": time.perf_counter() - began,
-                        "confirmation": result.details.get("confirmation_seconds"),
-                        "unconfirmed": "unconfirmed" in result.details}
-    return row
+    clear_cache()  # no backend reuses the other's P||Cmax answers (MOSP's relaxation)
+    began = time.perf_counter()
+    try:
+        result = solve(inst, objective, backend, limit, **(options or {}))
+    except ModelTooLarge:
+        return {"status": "refused"}
+    if result.schedule is not None and inst.family not in ("knapsack", "three_partition"):
+        broken = violations(inst, result.schedule, objective)
+        if broken:
+            raise AssertionError(f"{name} {backend}: invalid schedule: {broken[0]}")
+    return {"status": result.status, "value": _text(result.objective), "bound": _text(result.bound),
+            "proof": list(result.proof), "seconds": time.perf_counter() - began,
+            "confirmation": result.details.get("confirmation_seconds"),
+            "unconfirmed": "unconfirmed" in result.details}
 
 
 def _text(value: Fraction | None) -> str | None:
     return None if value is None else str(value)
 
 
-def disagreement(row: dict) -> str | None:
-    """Why the two answers contradict each other, or None."""
+def disagreement(row: dict, backends: tuple[str, ...] = BACKENDS) -> str | None:
+    """Why the backends' answers contradict each other, or None."""
     maximise = row["family"] in MAXIMISED
-    answers = [row[b] for b in BACKENDS if row[b]["status"] != "refused"]
+    answers = [row[b] for b in backends if row[b]["status"] != "refused"]
     optima = {a["value"] for a in answers if a["status"] == "optimal"}
     if len(optima) > 1:
         return f"two optima {sorted(optima)}"

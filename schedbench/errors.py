@@ -12,6 +12,18 @@ class UserInputError(Exception):
         super().__init__(f"{field}: {message}" if field else message)
         self.field = field
 
+    def __reduce__(self):
+        """Picklable whatever the subclass's ``__init__``: a worker process
+        (a pool, Dask) sends it back as raised."""
+        return _restore, (type(self), self.args, self.__dict__)
+
+
+def _restore(cls: type, args: tuple, state: dict) -> Exception:
+    error = Exception.__new__(cls)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
 
 class InstanceError(UserInputError):
     """The instance file breaks SPEC.md."""

@@ -34,7 +34,7 @@ from schedbench.solvers.ratio import minimize_max_ratio
 INCUMBENT_HEURISTICS = ("fcfs", "faircamp", "ostrich", "multicamp")
 BACKENDS = ("cpsat", "milp")
 #: The strongest measured: CP-SAT proves more of every objective's grid within
-#: 10 s (bench/solver_coverage.py) and its median time is lower
+#: 10 s (bench/frontier.py) and its median time is lower
 #: (bench/optimality_stress.py).
 DEFAULT_SOLVER = "cpsat"
 

@@ -126,3 +126,15 @@ def test_colocate_must_be_a_boolean(tmp_path, value):
 def test_dssp_lambda_is_checked(tmp_path, options, message):
     out = run_cli("heuristic", "lcpf", write_json(tmp_path, "d.json", EXAMPLES["dssp"]), *options)
     assert out.returncode == 2 and message in out.stderr and out.stderr.count("\n") == 1, out.stderr
+
+
+def test_input_errors_survive_a_worker_process():
+    """A pool or Dask worker pickles the error it raises: it must arrive whole."""
+    import pickle
+
+    from schedbench.errors import InstanceError, ModelTooLarge
+
+    for error in (UserInputError("params.users", "must be a range"), InstanceError("jobs[2]", "negative"),
+                  ModelTooLarge("too many start variables")):
+        back = pickle.loads(pickle.dumps(error))
+        assert type(back) is type(error) and str(back) == str(error) and back.field == error.field

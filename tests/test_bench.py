@@ -71,3 +71,57 @@ def test_worst_case_table_compares_medians_over_seeds():
     rows[0]["worst"] = "1/4"
     line = next(x for x in table(rows).splitlines() if x.startswith("| dssp | c |"))
     assert "| 0.2500 | 0.5000 | **no** | 0 of 3 | 0.5000 |" in line
+
+
+def test_frontier_grows_until_half_fail_and_resumes(tmp_path, monkeypatch):
+    """A line stops growing for a backend once fewer than half its instances
+    are proven; a rerun reuses every finished solve; the frontier is the
+    largest step with >= 90% proven; a contradiction between backends is caught."""
+    from schedbench.bench import frontier
+
+    line = {"name": "tiny pcmax", "generator": "pcmax-uniform", "params": {"machines": 2, "high": 9},
+            "objective": "makespan", "grow": "jobs", "steps": [4, 6, 8, 10]}
+    calls = []
+
+    def fake(task):  # the MILP proves nothing from step 1 on: it must stop there
+        line_, step, seed, backend, _ = task
+        calls.append((step, seed, backend))
+        proven = backend == "cpsat" or step == 0
+        return {"line": line_["name"], "step": step, "seed": seed, "backend": backend, "family": "pcmax",
+                "jobs": line_["steps"][step], "machines": 2, "status": "optimal" if proven else "feasible",
+                "value": "7", "bound": "7" if proven else "5", "proof": [], "seconds": 0.1}
+
+    class InProcess:  # the pool's imap in this process, so the fake is used
+        def __init__(self, workers):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def imap_unordered(self, function, tasks):
+            return map(fake, tasks)
+
+    monkeypatch.setattr(frontier, "Pool", InProcess)
+    results = tmp_path / "run.jsonl"
+    rows = frontier.run([line], 3, 1.0, 1, results)
+    assert sorted({(s, b) for s, _, b in calls}) == [(0, "cpsat"), (0, "milp"), (1, "cpsat"), (1, "milp"),
+                                                     (2, "cpsat"), (3, "cpsat")]
+    text = frontier.table([line], rows, 3)
+    assert "| tiny pcmax | cpsat | 10.0 | 10.0, 3/3 |" in text and "| tiny pcmax | milp | 4.0 | 6.0, 0/3 |" in text
+    calls.clear()
+    assert len(frontier.run([line], 3, 1.0, 1, results)) == len(rows) and calls == []
+    assert frontier.disagreements(rows) == []
+    wrong = [dict(r, value="8", bound="8") if r["backend"] == "milp" and r["step"] == 0 and r["seed"] == 1 else r
+             for r in rows]
+    assert frontier.disagreements(wrong) == ["tiny pcmax step 0 seed 1: two optima ['7', '8']"]
+
+
+def test_every_frontier_line_builds_its_first_and_last_step():
+    from schedbench.bench import frontier
+
+    for line in frontier.lines():
+        for step in (0, len(line["steps"]) - 1):
+            assert frontier.instance(line, step, 0).family

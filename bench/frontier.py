@@ -1,0 +1,167 @@
+"""The exact frontier: how large an instance each exact backend proves.
+
+    python -m schedbench.bench.frontier [--instances 10] [--time-limit 10] [--workers 2]
+        [--line NAME ...] [--results run.jsonl] [--out docs/results/frontier.md]
+
+Each line of ``bench/frontiers.toml`` (a generator, its fixed parameters,
+an objective, a variant's options) grows one parameter step by step. At
+each step ``--instances`` seeded instances are solved by CP-SAT and by the
+MILP (or by the one backend a line names); a backend stops growing once fewer than half of a step's
+instances are proven (optimal or infeasible, under the engine's rule: a
+checkable bound, or a refutation a second method repeats). The table
+gives, per line, step and backend, the mean jobs and machines, the share
+proven and the median time; the summary, per line, the largest mean size
+with at least 90% proven, backends side by side. Every schedule is
+validated, and two backends that both prove an instance must agree (a
+disagreement is printed and counted). Resumable with ``--results``.
+"""
+
+import argparse
+import statistics
+import time
+import tomllib
+from multiprocessing import Pool
+from pathlib import Path
+
+from tqdm import tqdm
+
+from schedbench.bench.experiment import InstanceSpec, build_instance
+from schedbench.bench.optimality_stress import BACKENDS, _settled, disagreement, solve_once
+from schedbench.bench.results_log import append_row, resume, write_generated
+
+LINES = Path(__file__).with_name("frontiers.toml")
+PROVEN_ENOUGH = 0.9   # the frontier: the largest step with this share proven
+GIVE_UP = 0.5         # a backend stops growing below this share
+
+
+def lines(path: Path = LINES) -> list[dict]:
+    """The frontier lines, in file order."""
+    return tomllib.loads(path.read_text())["line"]
+
+
+def instance(line: dict, step: int, seed: int):
+    """The seed-th instance of ``line`` at ``step`` (the same for every backend)."""
+    params = {**line["params"], line["grow"]: line["steps"][step]}
+    return build_instance(InstanceSpec("", line["generator"], params, 1000 * step + seed))
+
+
+def solve_task(task: tuple[dict, int, int, str, float]) -> dict:
+    """One backend on one instance of a step: the answer and the instance's size."""
+    from schedbench import families
+
+    line, step, seed, backend, limit = task
+    inst = instance(line, step, seed)
+    size = families.size(inst)
+    answer = solve_once(inst, line["objective"], backend, limit, line.get("options"),
+                        name=f"{line['name']} step {step} seed {seed}")
+    return {"line": line["name"], "step": step, "seed": seed, "backend": backend, "family": inst.family,
+            "jobs": size.jobs, "machines": size.machines, **answer}
+
+
+def _key(row: dict) -> tuple:
+    return row["line"], row["step"], row["seed"], row["backend"]
+
+
+def run(chosen: list[dict], count: int, limit: float, workers: int, results: Path | None) -> list[dict]:
+    """Every line grown by each of its backends until that one gives up; rows of earlier runs reused."""
+    wanted = {(line["name"], step, seed, backend) for line in chosen for backend in _backends(line)
+              for step in range(len(line["steps"])) for seed in range(count)}
+    rows = resume(results, wanted, key=_key)
+    done = {_key(row): row for row in rows}
+    with Pool(workers) as pool:
+        for line in chosen:
+            for backend in _backends(line):
+                for step in range(len(line["steps"])):
+                    todo = [(line, step, seed, backend, limit) for seed in range(count)
+                            if (line["name"], step, seed, backend) not in done]
+                    for row in tqdm(pool.imap_unordered(solve_task, todo), total=len(todo), disable=None,
+                                    desc=f"{line['name']} {backend} step {step}"):
+                        done[_key(row)] = row
+                        append_row(results, row)
+                    answers = [done[line["name"], step, seed, backend] for seed in range(count)]
+                    if sum(_settled(a) for a in answers if a["status"] != "refused") < GIVE_UP * count:
+                        break
+    return list(done.values())
+
+
+def _backends(line: dict) -> tuple[str, ...]:
+    """The line's backends: both unless it names one (a formulation only one backend has)."""
+    return tuple(line.get("backends", BACKENDS))
+
+
+def disagreements(rows: list[dict]) -> list[str]:
+    """Instances two backends both answered in contradiction (must be none)."""
+    by_instance: dict[tuple, dict] = {}
+    for row in rows:
+        entry = by_instance.setdefault((row["line"], row["step"], row["seed"]), {"family": row["family"]})
+        entry[row["backend"]] = row
+    out = []
+    for (name, step, seed), entry in sorted(by_instance.items()):
+        backends = tuple(b for b in entry if b != "family")
+        if len(backends) > 1:
+            why = disagreement(entry, backends)
+            if why:
+                out.append(f"{name} step {step} seed {seed}: {why}")
+    return out
+
+
+def table(chosen: list[dict], rows: list[dict], count: int) -> str:
+    """The frontier summary and, below it, every step measured."""
+    cells: dict[tuple, list[dict]] = {}
+    for row in rows:
+        cells.setdefault((row["line"], row["backend"], row["step"]), []).append(row)
+    summary = ["| line | backend | largest mean jobs with >= 90% proven | last step measured (mean jobs, proven) |",
+               "|---|---|---:|---|"]
+    detail = ["| line | backend | step | mean jobs | mean machines | proven | median s |",
+              "|---|---|---:|---:|---:|---:|---:|"]
+    for line in chosen:
+        backends = sorted({b for (name, b, _) in cells if name == line["name"]})
+        for backend in backends:
+            frontier, last = "-", "-"
+            for step in range(len(line["steps"])):
+                group = cells.get((line["name"], backend, step))
+                if not group or len(group) < count:
+                    continue
+                jobs = statistics.fmean(r["jobs"] for r in group)
+                proven = sum(_settled(r) for r in group if r["status"] != "refused")
+                seconds = [r["seconds"] for r in group if "seconds" in r]
+                median = f"{statistics.median(seconds):.2f}" if seconds else "refused"
+                detail.append(f"| {line['name']} | {backend} | {line['steps'][step]} | {jobs:.1f} "
+                              f"| {statistics.fmean(r['machines'] for r in group):.1f} | {proven}/{count} | {median} |")
+                if proven >= PROVEN_ENOUGH * count:
+                    frontier = f"{jobs:.1f}"
+                last = f"{jobs:.1f}, {proven}/{count}"
+            summary.append(f"| {line['name']} | {backend} | {frontier} | {last} |")
+    return "\n".join(summary) + "\n\nEvery step measured:\n\n" + "\n".join(detail)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--instances", type=int, default=10, help="instances per step")
+    parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per solve")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--line", action="append", help="only this line (repeatable; default: all)")
+    parser.add_argument("--results", type=Path, help="JSON lines of finished solves; resumed from if present")
+    parser.add_argument("--out", type=Path, help="also write the table (Markdown) to this file")
+    args = parser.parse_args()
+    every = lines()
+    unknown = set(args.line or ()) - {line["name"] for line in every}
+    if unknown:
+        parser.error(f"--line: unknown {sorted(unknown)} (known: {', '.join(line['name'] for line in every)})")
+    chosen = [line for line in every if not args.line or line["name"] in args.line]
+    began = time.perf_counter()
+    rows = run(chosen, args.instances, args.time_limit, args.workers, args.results)
+    wrong = disagreements(rows)
+    for why in wrong:
+        print("DISAGREEMENT", why)
+    text = (f"{args.instances} instances per step, {args.time_limit:g} s per solve, {args.workers} workers x 1 "
+            f"CP-SAT thread, {time.perf_counter() - began:.0f} s wall (this run); disagreements between "
+            f"backends: {len(wrong)}\n\n{table(chosen, rows, args.instances)}\n")
+    print(text, end="")
+    if args.out:
+        write_generated(args.out, f"python -m schedbench.bench.frontier --instances {args.instances} "
+                                  f"--time-limit {args.time_limit:g} --results FILE", text)
+
+
+if __name__ == "__main__":
+    main()
