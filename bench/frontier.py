@@ -110,7 +110,8 @@ def table(chosen: list[dict], rows: list[dict], count: int) -> str:
     cells: dict[tuple, list[dict]] = {}
     for row in rows:
         cells.setdefault((row["line"], row["backend"], row["step"]), []).append(row)
-    summary = ["| line | backend | largest mean jobs with >= 90% proven | last step measured (mean jobs, proven) |",
+    summary = ["| line | backend | largest mean jobs with >= 90% proven (>=: the line's last step) "
+               "| last step measured (mean jobs, proven) |",
                "|---|---|---:|---|"]
     detail = ["| line | backend | step | mean jobs | mean machines | proven | median s |",
               "|---|---|---:|---:|---:|---:|---:|"]
@@ -130,6 +131,8 @@ def table(chosen: list[dict], rows: list[dict], count: int) -> str:
                               f"| {statistics.fmean(r['machines'] for r in group):.1f} | {proven}/{count} | {median} |")
                 if proven >= PROVEN_ENOUGH * count:
                     frontier = f"{jobs:.1f}"
+                    if step == len(line["steps"]) - 1:  # the line ran out of steps before the backend gave up
+                        frontier = f">= {frontier}"
                 last = f"{jobs:.1f}, {proven}/{count}"
             summary.append(f"| {line['name']} | {backend} | {frontier} | {last} |")
     return "\n".join(summary) + "\n\nEvery step measured:\n\n" + "\n".join(detail)

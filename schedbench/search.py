@@ -16,11 +16,7 @@ annealing with restarts, on the logarithm of the ratio). Chains restart
 on the Luby sequence; a chain starts a few moves away from the best
 instance so far (iterated local search) or at the best of a batch of
 fresh starts, in proportion to how well moves and fresh starts have paid
-so far (``_Yield``), but fresh starts keep at least half of the proven
-evaluations: moves that win often by small steps cannot starve them, so
-the search sees at least half the instances random sampling sees with the
-same budget (whose best grows only slowly with their number) besides its
-moves. A score of
+so far (``_Yield``). A score of
 ``math.inf`` (an unbounded ratio) ends the search. Every run is
 deterministic for its seed and its number of evaluations: a time budget
 cuts the same trajectory shorter or longer.
@@ -305,12 +301,11 @@ def search(start: Start, score: Score, size: Callable[[Any], Size], limits: Limi
             continue
         restarts += 1
         patience = PATIENCE * luby(restarts)
-        behind = moving.tried - sampling.tried  # fresh starts owed to keep their half of the evaluations
-        if found.data is not None and behind <= 0 and rng.random() < moving.rate() / (moving.rate() + sampling.rate()):
+        if found.data is not None and rng.random() < moving.rate() / (moving.rate() + sampling.rate()):
             starts, source = [_kick(found.data, rng, scale)], moving
         else:  # the best of a batch of fresh starts, larger where sampling has found more than moving
-            batch = max(1, behind, min(round(patience * sampling.rate() / moving.rate()), MAX_BATCH * patience))
-            starts, source = (start(rng, scale) for _ in range(min(batch, MAX_BATCH * patience))), sampling
+            batch = max(1, min(round(patience * sampling.rate() / moving.rate()), MAX_BATCH * patience))
+            starts, source = (start(rng, scale) for _ in range(batch)), sampling
         current, current_score = None, None
         for candidate in starts:
             if not more():
