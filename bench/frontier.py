@@ -13,7 +13,9 @@ gives, per line, step and backend, the mean jobs and machines, the share
 proven and the median time; the summary, per line, the largest mean size
 with at least 90% proven, backends side by side. Every schedule is
 validated, and two backends that both prove an instance must agree (a
-disagreement is printed and counted). Resumable with ``--results``.
+disagreement is printed and counted). Resumable with ``--results``: a
+rerun with the same ``--time-limit`` reuses every finished solve (of seeds
+below ``--instances``; a run of some ``--line`` keeps the others' rows).
 """
 
 import argparse
@@ -54,20 +56,24 @@ def solve_task(task: tuple[dict, int, int, str, float]) -> dict:
     size = families.size(inst)
     answer = solve_once(inst, line["objective"], backend, limit, line.get("options"),
                         name=f"{line['name']} step {step} seed {seed}")
-    return {"line": line["name"], "step": step, "seed": seed, "backend": backend, "family": inst.family,
-            "jobs": size.jobs, "machines": size.machines, **answer}
+    return {"line": line["name"], "step": step, "seed": seed, "backend": backend, "time_limit": limit,
+            "family": inst.family, "jobs": size.jobs, "machines": size.machines, **answer}
 
 
 def _key(row: dict) -> tuple:
-    return row["line"], row["step"], row["seed"], row["backend"]
+    return row["line"], row["step"], row["seed"], row["backend"], row["time_limit"]
 
 
-def run(chosen: list[dict], count: int, limit: float, workers: int, results: Path | None) -> list[dict]:
-    """Every line grown by each of its backends until that one gives up; rows of earlier runs reused."""
-    wanted = {(line["name"], step, seed, backend) for line in chosen for backend in _backends(line)
+def run(chosen: list[dict], count: int, limit: float, workers: int, results: Path | None,
+        kept: list[dict] | None = None) -> list[dict]:
+    """Every line grown by each of its backends until that one gives up.
+    Rows of earlier runs with the same time limit are reused; the results
+    file keeps those of ``kept`` (default: the chosen lines) up to seed
+    ``count`` - 1, so a run of one line does not drop the others'."""
+    wanted = {(line["name"], step, seed, backend, limit) for line in kept or chosen for backend in _backends(line)
               for step in range(len(line["steps"])) for seed in range(count)}
     rows = resume(results, wanted, key=_key)
-    done = {_key(row): row for row in rows}
+    done = {_key(row)[:4]: row for row in rows if any(row["line"] == line["name"] for line in chosen)}
     with Pool(workers) as pool:
         for line in chosen:
             for backend in _backends(line):
@@ -76,7 +82,7 @@ def run(chosen: list[dict], count: int, limit: float, workers: int, results: Pat
                             if (line["name"], step, seed, backend) not in done]
                     for row in tqdm(pool.imap_unordered(solve_task, todo), total=len(todo), disable=None,
                                     desc=f"{line['name']} {backend} step {step}"):
-                        done[_key(row)] = row
+                        done[_key(row)[:4]] = row
                         append_row(results, row)
                     answers = [done[line["name"], step, seed, backend] for seed in range(count)]
                     if sum(_settled(a) for a in answers if a["status"] != "refused") < GIVE_UP * count:
@@ -153,7 +159,7 @@ def main() -> None:
         parser.error(f"--line: unknown {sorted(unknown)} (known: {', '.join(line['name'] for line in every)})")
     chosen = [line for line in every if not args.line or line["name"] in args.line]
     began = time.perf_counter()
-    rows = run(chosen, args.instances, args.time_limit, args.workers, args.results)
+    rows = run(chosen, args.instances, args.time_limit, args.workers, args.results, kept=every)
     wrong = disagreements(rows)
     for why in wrong:
         print("DISAGREEMENT", why)

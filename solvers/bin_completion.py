@@ -49,6 +49,8 @@ def pack(lengths: tuple[int, ...], machines: int, capacity: int, deadline: float
         return FEASIBLE, []
     if max(lengths) > capacity or sum(lengths) > machines * capacity:
         return INFEASIBLE, None
+    if time.monotonic() >= deadline:
+        return UNKNOWN, None
     values = sorted(set(lengths), reverse=True)
     counts = [0] * len(values)
     index = {v: i for i, v in enumerate(values)}
@@ -57,7 +59,7 @@ def pack(lengths: tuple[int, ...], machines: int, capacity: int, deadline: float
     search = _Packer(values, capacity, deadline, node_limit)
     try:
         bins = search.fill(counts, machines, machines * capacity - sum(lengths))
-    except _OutOfBudget:
+    except (_OutOfBudget, RecursionError):  # one call level a machine and a job: thousands are out of its reach
         return UNKNOWN, None
     if bins is None:
         return INFEASIBLE, None
@@ -111,7 +113,7 @@ class _Packer:
 
     def _spend(self) -> None:
         self.nodes_left -= 1
-        if self.nodes_left <= 0 or (self.nodes_left & 1023 == 0 and time.monotonic() > self.deadline):
+        if self.nodes_left <= 0 or (self.nodes_left & 255 == 0 and time.monotonic() > self.deadline):
             raise _OutOfBudget
 
     def _completions(self, counts: list[int], first: int, room: int, slack: int) -> list[tuple[list[int], int]]:

@@ -304,12 +304,13 @@ def _search(search: _Search, solver: str, stop_at: float) -> None:
     lengths, machines = search.lengths, search.machines
     if solver == "milp" or solver == "portfolio" and _arcflow_fits(lengths, search.lower, stop_at):
         lp = _arcflow_lower_bound(lengths, machines, search.lower, search.upper, stop_at)
-        if lp > search.lower:
+        raised = lp > search.lower
+        if raised:
             search.lower, search.proof = lp, ("arcflow-lp-dual",)
         if search.lower >= search.upper:
             search.method = "arcflow-lp"
             return
-        if lp == search.lower:
+        if raised:  # a new bound: bin completion tries it (the old one it has tried)
             _pack(search, min(stop_at, time.monotonic() + PACK_SHARE * (stop_at - time.monotonic())))
             if search.closed:
                 return

@@ -87,7 +87,8 @@ def test_frontier_grows_until_half_fail_and_resumes(tmp_path, monkeypatch):
         line_, step, seed, backend, _ = task
         calls.append((step, seed, backend))
         proven = backend == "cpsat" or step == 0
-        return {"line": line_["name"], "step": step, "seed": seed, "backend": backend, "family": "pcmax",
+        return {"line": line_["name"], "step": step, "seed": seed, "backend": backend, "time_limit": 1.0,
+                "family": "pcmax",
                 "jobs": line_["steps"][step], "machines": 2, "status": "optimal" if proven else "feasible",
                 "value": "7", "bound": "7" if proven else "5", "proof": [], "seconds": 0.1}
 
@@ -113,6 +114,12 @@ def test_frontier_grows_until_half_fail_and_resumes(tmp_path, monkeypatch):
     assert "| tiny pcmax | cpsat | >= 10.0 | 10.0, 3/3 |" in text and "| tiny pcmax | milp | 4.0 | 6.0, 0/3 |" in text
     calls.clear()
     assert len(frontier.run([line], 3, 1.0, 1, results)) == len(rows) and calls == []
+    other = dict(line, name="another line")  # a run of another line keeps this one's rows
+    frontier.run([other], 3, 1.0, 1, results, kept=[line, other])
+    calls.clear()
+    assert len(frontier.run([line], 3, 1.0, 1, results)) == len(rows) and calls == []
+    frontier.run([line], 3, 2.0, 1, results)  # another time limit: solved again
+    assert len(calls) == len(rows)
     assert frontier.disagreements(rows) == []
     wrong = [dict(r, value="8", bound="8") if r["backend"] == "milp" and r["step"] == 0 and r["seed"] == 1 else r
              for r in rows]

@@ -38,3 +38,11 @@ def test_a_budget_too_small_says_unknown():
     rng = random.Random(8)
     lengths = tuple(rng.randint(100, 400) for _ in range(60))
     assert pack(lengths, 24, sum(lengths) // 24 + 1, time.monotonic() + 10, node_limit=5) == (UNKNOWN, None)
+
+
+def test_thousands_of_machines_or_of_jobs_a_machine_give_up_instead_of_crashing():
+    """One call level a machine and a job: past Python's recursion limit the
+    search says unknown, and it starts nothing once its deadline has passed."""
+    assert pack((50, 30, 20) * 1200, 1200, 100, time.monotonic() + 10)[0] in (FEASIBLE, UNKNOWN)
+    assert pack((3,) + (2,) * 3000, 2, 3002, time.monotonic() + 10)[0] in (FEASIBLE, UNKNOWN)
+    assert pack((4, 3, 3, 2), 2, 6, time.monotonic() - 1) == (UNKNOWN, None)
