@@ -28,7 +28,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from schedbench.bench.experiment import InstanceSpec, build_instance
-from schedbench.bench.optimality_stress import BACKENDS, _settled, disagreement, solve_once
+from schedbench.bench.optimality_stress import BACKENDS, settled, disagreement, solve_once
 from schedbench.bench.results_log import append_row, resume, write_generated
 
 LINES = Path(__file__).with_name("frontiers.toml")
@@ -60,8 +60,14 @@ def solve_task(task: tuple[dict, int, int, str, float]) -> dict:
             "family": inst.family, "jobs": size.jobs, "machines": size.machines, **answer}
 
 
+def _cell(row: dict) -> tuple:
+    """One solve of a run: line, step, seed, backend."""
+    return row["line"], row["step"], row["seed"], row["backend"]
+
+
 def _key(row: dict) -> tuple:
-    return row["line"], row["step"], row["seed"], row["backend"], row["time_limit"]
+    """One solve across runs: its cell and time limit."""
+    return *_cell(row), row["time_limit"]
 
 
 def run(chosen: list[dict], count: int, limit: float, workers: int, results: Path | None,
@@ -73,7 +79,8 @@ def run(chosen: list[dict], count: int, limit: float, workers: int, results: Pat
     wanted = {(line["name"], step, seed, backend, limit) for line in kept or chosen for backend in _backends(line)
               for step in range(len(line["steps"])) for seed in range(count)}
     rows = resume(results, wanted, key=_key)
-    done = {_key(row)[:4]: row for row in rows if any(row["line"] == line["name"] for line in chosen)}
+    names = {line["name"] for line in chosen}
+    done = {_cell(row): row for row in rows if row["line"] in names}
     with Pool(workers) as pool:
         for line in chosen:
             for backend in _backends(line):
@@ -82,10 +89,10 @@ def run(chosen: list[dict], count: int, limit: float, workers: int, results: Pat
                             if (line["name"], step, seed, backend) not in done]
                     for row in tqdm(pool.imap_unordered(solve_task, todo), total=len(todo), disable=None,
                                     desc=f"{line['name']} {backend} step {step}"):
-                        done[_key(row)[:4]] = row
+                        done[_cell(row)] = row
                         append_row(results, row)
                     answers = [done[line["name"], step, seed, backend] for seed in range(count)]
-                    if sum(_settled(a) for a in answers if a["status"] != "refused") < GIVE_UP * count:
+                    if sum(settled(a) for a in answers if a["status"] != "refused") < GIVE_UP * count:
                         break
     return list(done.values())
 
@@ -130,7 +137,7 @@ def table(chosen: list[dict], rows: list[dict], count: int) -> str:
                 if not group or len(group) < count:
                     continue
                 jobs = statistics.fmean(r["jobs"] for r in group)
-                proven = sum(_settled(r) for r in group if r["status"] != "refused")
+                proven = sum(settled(r) for r in group if r["status"] != "refused")
                 seconds = [r["seconds"] for r in group if "seconds" in r]
                 median = f"{statistics.median(seconds):.2f}" if seconds else "refused"
                 detail.append(f"| {line['name']} | {backend} | {line['steps'][step]} | {jobs:.1f} "

@@ -115,7 +115,7 @@ def disagreement(row: dict, backends: tuple[str, ...] = BACKENDS) -> str | None:
     return None
 
 
-def _settled(answer: dict) -> bool:
+def settled(answer: dict) -> bool:
     """Proven: an optimum, an infeasibility, or a 3-PARTITION yes with its triples."""
     return answer["status"] in ("optimal", "infeasible") or answer.get("proof") == ["certificate"]
 
@@ -129,15 +129,15 @@ def table(rows: list[dict]) -> str:
         if not group:
             continue
         answers = [r[b] for r in group for b in BACKENDS if r[b]["status"] != "refused"]
-        both = sum(all(_settled(r[b]) for b in BACKENDS) for r in group)
-        one = sum(sum(_settled(r[b]) for b in BACKENDS) == 1 for r in group)
-        refuted = [a for a in answers if _settled(a) and len(a["proof"]) == 2]
+        both = sum(all(settled(r[b]) for b in BACKENDS) for r in group)
+        one = sum(sum(settled(r[b]) for b in BACKENDS) == 1 for r in group)
+        refuted = [a for a in answers if settled(a) and len(a["proof"]) == 2]
         costs = [a["confirmation"] for a in answers if a["confirmation"] is not None]
         unconfirmed = sum(a["unconfirmed"] for a in answers)
         times = ["{:.2f}".format(statistics.median(r[b]["seconds"] for r in group if "seconds" in r[b]))
                  if any("seconds" in r[b] for r in group) else "-" for b in BACKENDS]
         lines.append(f"| {family} | {len(group)} | {both} | {one} | {sum(disagreement(r) is not None for r in group)} "
-                     f"| {len(refuted)} of {sum(_settled(a) for a in answers)} | {unconfirmed} "
+                     f"| {len(refuted)} of {sum(settled(a) for a in answers)} | {unconfirmed} "
                      f"| {statistics.median(costs) if costs else 0:.3f} | {' / '.join(times)} |")
     return "\n".join(lines)
 

@@ -23,7 +23,7 @@ refutation, and refutations need a second, independent method
 import time
 from collections.abc import Iterator
 
-FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
+from schedbench.result import FEASIBLE, INFEASIBLE, UNKNOWN
 
 #: States remembered as infeasible, at most (then the memory is cleared).
 MEMO_SIZE = 200_000
@@ -47,7 +47,8 @@ def pack(lengths: tuple[int, ...], machines: int, capacity: int, deadline: float
     """("feasible", machine of each job), or ("infeasible" | "unknown", None)."""
     if not lengths:
         return FEASIBLE, []
-    if max(lengths) > capacity or sum(lengths) > machines * capacity:
+    slack = machines * capacity - sum(lengths)
+    if max(lengths) > capacity or slack < 0:
         return INFEASIBLE, None
     if time.monotonic() >= deadline:
         return UNKNOWN, None
@@ -58,7 +59,7 @@ def pack(lengths: tuple[int, ...], machines: int, capacity: int, deadline: float
         counts[index[p]] += 1
     search = _Packer(values, capacity, deadline, node_limit)
     try:
-        bins = search.fill(counts, machines, machines * capacity - sum(lengths))
+        bins = search.fill(counts, machines, slack)
     except (_OutOfBudget, RecursionError):  # one call level a machine and a job: thousands are out of its reach
         return UNKNOWN, None
     if bins is None:

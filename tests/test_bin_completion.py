@@ -4,16 +4,19 @@ with enumeration on both sides of the optimum."""
 import random
 import time
 
+from schedbench.model.pcmax import PcmaxInstance
+from schedbench.schedule import Schedule, back_to_back
 from schedbench.solvers.bin_completion import FEASIBLE, INFEASIBLE, UNKNOWN, pack
+from schedbench.validator import validate
 
 from test_solvers import _brute_force
 
 
-def _loads(lengths, machine_of, machines):
-    loads = [0] * machines
-    for p, q in zip(lengths, machine_of):
-        loads[q] += p
-    return loads
+def _makespan(lengths, machine_of, machines):
+    """The packing's makespan, once the independent validator accepts it as a schedule."""
+    schedule = Schedule(tuple(machine_of), tuple(back_to_back(machine_of, lengths)))
+    assert validate(PcmaxInstance(machines, lengths), schedule) == []
+    return max(start + p for start, p in zip(schedule.start, lengths))
 
 
 def test_bin_completion_decides_like_enumeration():
@@ -24,14 +27,14 @@ def test_bin_completion_decides_like_enumeration():
         optimum = _brute_force(lengths, m)
         status, machine_of = pack(lengths, m, optimum, time.monotonic() + 10)
         assert status == FEASIBLE, (lengths, m)
-        assert len(machine_of) == n and max(_loads(lengths, machine_of, m)) <= optimum
+        assert len(machine_of) == n and _makespan(lengths, machine_of, m) <= optimum
         assert pack(lengths, m, optimum - 1, time.monotonic() + 10) == (INFEASIBLE, None), (lengths, m)
 
 
 def test_equal_lengths_are_placed_job_by_job():
     lengths = (5, 5, 5, 3, 3, 2, 2, 5)
     status, machine_of = pack(lengths, 3, 10, time.monotonic() + 10)
-    assert status == FEASIBLE and sorted(_loads(lengths, machine_of, 3)) == [10, 10, 10]
+    assert status == FEASIBLE and _makespan(lengths, machine_of, 3) == 10  # 30 units on 3 machines: each at 10
 
 
 def test_a_budget_too_small_says_unknown():
