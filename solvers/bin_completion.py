@@ -14,10 +14,12 @@ still unplaced, or that holds a job a longer unplaced job could replace,
 is dominated by the one with the larger job, so it is skipped. States
 proved infeasible are remembered, so a permutation of bins is refuted once.
 
-The search is the engine's primal step: a packing it finds is a schedule
-at ``capacity``, checked like any other. An exhausted search would be a
-refutation, and refutations need a second, independent method
-(``solvers.certificate``), so the engine uses only the packings.
+A packing it finds is a schedule at ``capacity``, checked like any other.
+An exhausted search is a refutation, and refutations need a second,
+independent method (``solvers.certificate``): the engine records it as a
+claim that the arc-flow MILP or CP-SAT must refute again, and uses it to
+confirm theirs, in pure Python and without a model, so none of their bugs
+can be shared.
 """
 
 import time

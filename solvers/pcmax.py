@@ -25,8 +25,9 @@ Bounds first, models last:
 Deciding C in increasing order means the first feasible C is optimal: every
 smaller one was refuted. The bounds and the checked LP bound are certified
 on their own; a model's refutation is a claim until a second method
-(``solvers.certificate``) refutes the same C again: the arc-flow MILP
-confirms CP-SAT and CP-SAT (confirming configuration) the MILP. On the time
+(``solvers.certificate``) refutes the same C again: bin completion (no
+model at all), the arc-flow MILP or CP-SAT (confirming configuration),
+any two of them. On the time
 limit the best schedule found and the last certified lower bound are
 returned.
 """
@@ -131,6 +132,21 @@ class _Search:
         if bound > max(self.claimed, self.lower):
             self.claimed, self.claimed_by = bound, by
 
+    def refuted(self, capacity: int, by: str) -> None:
+        """``by`` decided that no schedule has makespan <= ``capacity``, on its
+        own (not within a floor another claim set): that confirms another
+        method's claim of ``capacity + 1``, else it is a claim."""
+        if capacity + 1 == self.claimed > self.lower and by != self.claimed_by:
+            self.certify(self.claimed, (self.claimed_by, by))
+        else:
+            self.claim(capacity + 1, by)
+
+    def certify(self, bound: int, proof: tuple[str, str]) -> None:
+        """A refutation confirmed by two methods becomes the certified bound."""
+        self.lower, self.proof = bound, proof
+        if self.method == self.heuristic:  # the refutation proved the heuristic's schedule optimal
+            self.method = proof[0]
+
     def answer(self) -> PcmaxSolution:
         optimal = self.closed
         open_claim = (self.claimed, self.claimed_by) if self.claimed > self.lower else None
@@ -177,7 +193,11 @@ def pcmax_optimum(lengths: tuple[int, ...], machines: int, solver: str = "cpsat"
     known = _PROVEN.get((lengths, machines, solver))
     if known is not None:
         return known
-    found = _optimum(lengths, machines, solver, time_limit)
+    return _remembered(lengths, machines, solver, _optimum(lengths, machines, solver, time_limit))
+
+
+def _remembered(lengths: tuple[int, ...], machines: int, solver: str, found: PcmaxSolution) -> PcmaxSolution:
+    """``found``, kept in ``_PROVEN`` when it is optimal."""
     if found.optimal:
         if len(_PROVEN) >= _PROVEN_SIZE:
             _PROVEN.clear()
@@ -230,14 +250,16 @@ def _pack(search: _Search, stop_at: float) -> str:
     """A schedule at the certified bound by bin completion: fast where the
     fill is not, with two or three jobs a machine, and hopeless with many
     short jobs, so it gets a share of the time and a node budget. Its status
-    is returned; an exhausted search ("infeasible") only tells the engine
-    not to spend time on the fill: as a refutation it would need a second
-    method, so it proves nothing."""
+    is returned. An exhausted search ("infeasible") is a claim of the next
+    bound that another method must refute again (``_Search.refuted``), and it
+    spares the fill its time."""
     if search.closed:
         return FEASIBLE
     status, machine_of = pack(search.lengths, search.machines, search.lower, stop_at)
     if status == FEASIBLE:
         search.improve(machine_of, "bin-completion")
+    elif status == INFEASIBLE:
+        search.refuted(search.lower, "bin-completion")
     return status
 
 
@@ -269,7 +291,7 @@ def pcmax_optima(problems: list[tuple[tuple[int, ...], int]], solver: str, time_
         known = _PROVEN.get((lengths, machines, solver))
         if known is None and solver in BACKENDS and time.monotonic() < deadline:
             start = _bounds(lengths, machines, improve_until=0.0, rules_until=deadline, bound_until=deadline)
-            known = start.answer() if start.method == "bounds" else None
+            known = _remembered(lengths, machines, solver, start.answer()) if start.method == "bounds" else None
         out.append(known)
     hard = [i for i, found in enumerate(out) if found is None]
     given = dict.fromkeys(hard, 0.0)
@@ -324,11 +346,13 @@ def _search(search: _Search, solver: str, stop_at: float) -> None:
                 return
             if status != INFEASIBLE:
                 break
+            search.refuted(capacity, "arcflow-milp")
             capacity += 1
-            search.claim(capacity, "arcflow-milp")
         if solver == "milp" or capacity >= search.upper:
             return
     floor = max(search.lower, search.claimed)
+    if floor >= search.upper:  # claimed up to the incumbent: only the confirmation is left
+        return
     status, machine_of, bound = minimize(lengths, machines, floor, search.upper - 1, stop_at)
     if machine_of is not None:
         search.improve(machine_of, "cpsat")
@@ -344,6 +368,9 @@ def _confirm(search: _Search, deadline: float) -> None:
     capacity = search.claimed - 1
     lengths, machines = search.lengths, search.machines
 
+    def by_packing(seconds: float) -> tuple[str, object]:  # unknown past its node budget
+        return pack(lengths, machines, capacity, time.monotonic() + seconds)
+
     def by_arcflow(seconds: float) -> tuple[str, object]:  # unknown when the graph is too large
         return decide(lengths, machines, capacity, seconds)
 
@@ -353,12 +380,10 @@ def _confirm(search: _Search, deadline: float) -> None:
         return status, machine_of
 
     methods: list[tuple[str, Callable[[float], tuple[str, object]]]] = [
-        ("arcflow-milp", by_arcflow), ("cpsat-confirm", by_cpsat)]
+        ("bin-completion", by_packing), ("arcflow-milp", by_arcflow), ("cpsat-confirm", by_cpsat)]
     done = confirm([(name, ask) for name, ask in methods if name != search.claimed_by], deadline)
     if done.confirmed:
-        search.lower, search.proof = search.claimed, (search.claimed_by, done.by)
-        if search.method == search.heuristic:  # the model proved the heuristic's schedule optimal
-            search.method = search.claimed_by
+        search.certify(search.claimed, (search.claimed_by, done.by))
     elif done.found is not None:  # the claim was false: its refutation missed this schedule
         search.improve(list(done.found), done.found_by)
         search.claimed, search.claimed_by = 0, ""

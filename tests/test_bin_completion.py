@@ -4,6 +4,8 @@ with enumeration on both sides of the optimum."""
 import random
 import time
 
+import pytest
+
 from schedbench.model.pcmax import PcmaxInstance
 from schedbench.schedule import Schedule, back_to_back
 from schedbench.solvers.bin_completion import FEASIBLE, INFEASIBLE, UNKNOWN, pack
@@ -49,3 +51,39 @@ def test_thousands_of_machines_or_of_jobs_a_machine_give_up_instead_of_crashing(
     assert pack((50, 30, 20) * 1200, 1200, 100, time.monotonic() + 10)[0] in (FEASIBLE, UNKNOWN)
     assert pack((3,) + (2,) * 3000, 2, 3002, time.monotonic() + 10)[0] in (FEASIBLE, UNKNOWN)
     assert pack((4, 3, 3, 2), 2, 6, time.monotonic() - 1) == (UNKNOWN, None)
+
+
+@pytest.mark.parametrize("solver", ["cpsat", "portfolio"])
+def test_a_false_refutation_by_bin_completion_is_caught(solver, monkeypatch):
+    """Planted: bin completion refutes every capacity. Optimum 48 = the lower
+    bound, incumbent 50: believed, the lie would make 49 "optimal". The
+    second method finds a schedule at 48 instead, and the answer is 48."""
+    from schedbench.solvers import pcmax as engine
+
+    lengths = (14, 30, 4, 22, 10, 9, 8, 13, 24, 18, 1, 7, 17, 15)
+    monkeypatch.setattr(engine, "pack", lambda *args, **kwargs: (INFEASIBLE, None))
+    engine.clear_cache()
+    try:
+        found = engine.pcmax_optimum(lengths, 4, solver, 20)
+    finally:
+        engine.clear_cache()
+    assert found.optimal and found.makespan == found.bound == 48 and "bin-completion" not in found.proof
+
+
+def test_a_refutation_by_bin_completion_is_confirmed_before_it_counts(monkeypatch):
+    """Its refutation of 21 (optimum 22) makes 22 optimal only with a second
+    method's: silence the others and the answer stays feasible at bound 21."""
+    from schedbench.solvers import certificate
+    from schedbench.solvers import pcmax as engine
+
+    lengths = (13, 5, 4, 13, 18, 6)
+    engine.clear_cache()
+    assert engine.pcmax_optimum(lengths, 3, "cpsat", 20).proof == ("bin-completion", "arcflow-milp")
+    engine.clear_cache()
+    monkeypatch.setattr(engine, "confirm", lambda alternatives, deadline: certificate.Confirmation(None, None, 0.0))
+    monkeypatch.setattr(engine, "minimize", lambda *args: ("unknown", None, None))
+    try:
+        found = engine.pcmax_optimum(lengths, 3, "cpsat", 20)
+    finally:
+        engine.clear_cache()
+    assert not found.optimal and found.bound == 21 and found.unconfirmed == (22, "bin-completion")

@@ -22,6 +22,7 @@ from schedbench.model.mosp import parse as parse_mosp
 from schedbench.model.pcmax import PcmaxInstance
 from schedbench.result import FEASIBLE, OPTIMAL, UNKNOWN
 from schedbench.solvers import cpsat, settings, solve
+from schedbench.solvers import pcmax as pcmax_engine
 from schedbench.solvers.certificate import Confirmation
 from schedbench.solvers.outcome import ModelOutcome
 from schedbench.families import violations
@@ -113,6 +114,15 @@ def _plant(monkeypatch, module: str, function: str, refusal, instance) -> None:
     monkeypatch.setattr(target, function, _liar(real, refusal))
 
 
+def _packings_only(pack):
+    """Bin completion that finds packings but never refutes: the P||Cmax
+    engine's second method inside its search, silenced like ``confirm``."""
+    def packings(*args, **kwargs):
+        status, machine_of = pack(*args, **kwargs)
+        return (status, machine_of) if status == FEASIBLE else (UNKNOWN, None)
+    return packings
+
+
 def _ids(case):
     return f"{case[0]}-{case[1]}"
 
@@ -133,6 +143,7 @@ def test_an_unconfirmed_refutation_is_never_optimal(case, monkeypatch):
     for name in CONFIRMING_MODULES:
         monkeypatch.setattr(import_module(f"schedbench.solvers.{name}"), "confirm",
                             lambda alternatives, deadline: Confirmation(None, None, 0.0))
+    monkeypatch.setattr(pcmax_engine, "pack", _packings_only(pcmax_engine.pack))  # no refutation by it either
     lied = solve(instance, objective, "cpsat", 20)
     assert lied.status in (FEASIBLE, UNKNOWN), lied
     assert "unconfirmed" in lied.details

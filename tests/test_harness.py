@@ -14,7 +14,7 @@ import pytest
 
 from conftest import run_cli
 from schedbench.bench.experiment import load, parse
-from schedbench.bench.runner import run_experiment
+from schedbench.bench.runner import run_experiment, seed_bundles
 from schedbench.bench.store import VALUE_COLUMNS, Store
 from schedbench.errors import UserInputError
 
@@ -71,6 +71,28 @@ def test_grid_expands_into_cells_with_stable_ids(tmp_path):
     assert [c.cell_id for t in experiment.tasks for c in t.cells] == [c.cell_id for t in again.tasks for c in t.cells]
     sizes = {json.dumps(t.instance.size, sort_keys=True) for t in experiment.tasks}
     assert len(sizes) == 4
+
+
+def test_tasks_of_one_seed_run_in_one_process_without_starving_the_workers(tmp_path):
+    """GRID_200: 10 seeds x 4 sizes. With 2 workers a bundle holds the 4
+    sizes of one seed; with 8, at most 40 // 32 = 1 task, so every worker
+    still gets work."""
+    tasks = list(load(write(tmp_path, GRID_200)).tasks)
+    bundles = seed_bundles(tasks, 2)
+    assert len(bundles) == 10 and all(len({t.instance.seed for t in b}) == 1 and len(b) == 4 for b in bundles)
+    assert sorted(t.instance.text for b in bundles for t in b) == sorted(t.instance.text for t in tasks)
+    assert len(seed_bundles(tasks, 8)) == 40
+
+
+def test_faircamp_workloads_of_one_seed_share_their_campaigns_for_every_k():
+    """What makes a seed's bundle cheap in Fig. 4: the same jobs and
+    campaigns for every number of users, only their owners differ."""
+    from schedbench.instances.campaign import faircamp_paper
+
+    def campaigns(k):
+        return sorted(c.jobs for user in faircamp_paper(k, seed=4, n_jobs=2_000).users for c in user.campaigns)
+
+    assert campaigns(2) == campaigns(5) == campaigns(20)
 
 
 def test_quick_overrides_and_overlapping_grids(tmp_path):

@@ -8,6 +8,8 @@ P||Cmax optima (FAIRCAMP's D^(u)).
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
+from operator import add
 
 from schedbench.errors import NotProven
 from schedbench.metrics import Bar, exact, fraction, machine_bars, number
@@ -25,13 +27,14 @@ class CampaignTimes:
 
 def campaign_times(instance, schedule: Schedule) -> list[list[CampaignTimes]]:
     """Submission, completion and flow of every campaign, derived from the schedule."""
-    lengths = instance.lengths
+    ends = list(map(add, schedule.start, instance.lengths))
     out = []
     for u, user in enumerate(instance.users):
         row, completion = [], 0
         for i, camp in enumerate(user.campaigns):
             submitted = user.release if i == 0 else completion + camp.think_time
-            completion = max(schedule.start[j] + lengths[j] for j in instance.campaign_slice(u, i))
+            jobs = instance.campaign_slice(u, i)
+            completion = max(ends[jobs.start:jobs.stop])
             row.append(CampaignTimes(submitted, completion, completion - submitted))
         out.append(row)
     return out
@@ -82,6 +85,20 @@ def objective(instance, schedule: Schedule, name: str, references: dict) -> Frac
     return objective_value(instance, schedule, name, flows)
 
 
+@lru_cache(maxsize=16)
+def campaign_lower_bounds(instance) -> tuple[tuple[int, ...], ...]:
+    """LB_i, each campaign's P||Cmax lower bound, per user. Remembered per
+    instance: every algorithm measured on it asks for the same ones."""
+    return tuple(tuple(_campaign_bound(c.jobs, instance.machines) for c in user.campaigns) for user in instance.users)
+
+
+@lru_cache(maxsize=100_000)
+def _campaign_bound(jobs: tuple[int, ...], machines: int) -> int:
+    """Remembered per campaign too: workloads drawn from one seed share their
+    campaigns (FAIRCAMP Fig. 4's values of k, ``bench.runner.seed_bundles``)."""
+    return pcmax_lower_bound(jobs, machines)[0]
+
+
 def lower_bound(instance, name: str) -> Fraction | None:
     """Delta_i >= OPT_Pcmax(campaign i) >= its P||Cmax lower bound LB_i, with
     or without other users (a campaign's jobs run after its submission on
@@ -91,7 +108,8 @@ def lower_bound(instance, name: str) -> Fraction | None:
         return Fraction(1)
     if name == "user-flow" and instance.n_users != 1:
         return None
-    bounds = [(pcmax_lower_bound(c.jobs, instance.machines)[0], c) for user in instance.users for c in user.campaigns]
+    bounds = [(b, c) for user, row in zip(instance.users, campaign_lower_bounds(instance))
+              for b, c in zip(row, user.campaigns)]
     if name == "max-campaign-stretch":
         return max(Fraction(b) / fractional_lower_bound(c.jobs, instance.machines) for b, c in bounds)
     return Fraction(sum(b for b, _ in bounds))
@@ -102,8 +120,7 @@ def user_stretch_upper_bound(instance, schedule: Schedule) -> Fraction:
     P||Cmax lower bounds: an exact upper bound on FAIRCAMP's D^(u) = F_u / F_u*
     (Fig. 4) that needs no optimum, with the same denominator for every algorithm."""
     flows = user_flows(instance, schedule)
-    return max(Fraction(flow, sum(pcmax_lower_bound(c.jobs, instance.machines)[0] for c in user.campaigns))
-               for flow, user in zip(flows, instance.users))
+    return max(Fraction(flow, sum(row)) for flow, row in zip(flows, campaign_lower_bounds(instance)))
 
 
 def max_stretch_by_profile(instance, schedule: Schedule) -> dict[str, Fraction] | None:

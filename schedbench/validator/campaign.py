@@ -12,25 +12,26 @@ from schedbench.validator.machines import check_machines
 
 
 def check(instance, schedule: Schedule) -> list[Violation]:
-    names = {}
-    for u, user in enumerate(instance.users):
-        for i, camp in enumerate(user.campaigns):
-            base = instance.offsets[u][i]
-            for j in range(len(camp.jobs)):
-                names[base + j] = f"users[{u}].campaigns[{i}].jobs[{j}]"
+    names = [(u, i, j) for u, user in enumerate(instance.users) for i, camp in enumerate(user.campaigns)
+             for j in range(len(camp.jobs))]
+
+    def name(job: int) -> str:  # formatted only for a violation
+        return "users[{}].campaigns[{}].jobs[{}]".format(*names[job])
+
     lengths = instance.lengths
-    out = check_machines(lengths, instance.machines, schedule, names.__getitem__)
+    out = check_machines(lengths, instance.machines, schedule, name)
     if out and out[0].rule == "shape":
         return out
+    start = schedule.start
     for u, user in enumerate(instance.users):
         completion = 0
         for i, camp in enumerate(user.campaigns):
             submitted = user.release if i == 0 else completion + camp.think_time
             jobs = instance.campaign_slice(u, i)
             for j in jobs:
-                if schedule.start[j] < submitted:
+                if start[j] < submitted:
                     rule = "release" if i == 0 else "campaign-barrier"
-                    out.append(Violation(rule, names[j],
-                                         f"starts at {schedule.start[j]} before its campaign's submission at {submitted}"))
-            completion = max(schedule.start[j] + lengths[j] for j in jobs)
+                    out.append(Violation(rule, name(j),
+                                         f"starts at {start[j]} before its campaign's submission at {submitted}"))
+            completion = max(start[j] + lengths[j] for j in jobs)
     return out
