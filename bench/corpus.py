@@ -24,6 +24,7 @@ improves its value and bound.
 import csv
 import os
 import shutil
+from contextlib import nullcontext
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -326,36 +327,57 @@ def tasks(paths: Sequence[str | Path], objectives: Sequence[str], table_path: st
 
 
 def certify(paths: Sequence[str | Path], objectives: Sequence[str] = (), time_limit: float = 10.0,
-            table_path: str | Path | None = None,
-            progress: Callable[[list], Iterable] = iter) -> Report:
-    """Solve each (instance, objective) with both backends and merge what is
-    proven into the table, which is rewritten after each one (a long run can
-    be stopped and resumed). ``progress`` wraps the task list (a tqdm bar)."""
+            table_path: str | Path | None = None, progress: Callable[[Iterable, int], Iterable] = lambda it, n: it,
+            workers: int = 1, cluster: Any = None) -> Report:
+    """Solve each (instance, objective) with both backends, on ``workers``
+    processes or a Dask ``cluster``, and merge what is proven into the
+    table: this process alone writes it, after each pair (a long run can be
+    stopped and resumed). ``progress`` wraps the finished pairs (a tqdm
+    bar) and is told how many there are."""
+    from schedbench.bench.runner import dask_client, map_unordered
+
     table_path = Path(table_path or default_table())
-    todo = tasks(paths, objectives, table_path)
+    todo = [(*task, time_limit) for task in tasks(paths, objectives, table_path)]
     table = read_table(table_path)
     report = Report([], [])
-    for key, instance, digest, objective, explicit in progress(todo):
-        old = _current(table.get((key, objective)), digest)
-        try:
-            fresh = [backend_evidence(instance, objective, solver, time_limit) for solver in BACKENDS]
-            cheap = families.lower_bound(instance, objective)
-            if cheap is not None:
-                fresh.append(Evidence(CHEAP_BOUND, bound=cheap))
-            new = merge(old, fresh, key, instance.family, objective, time_limit)
-            new = new and replace(new, instance_hash=digest)
-        except UserInputError:
-            if explicit:
-                raise
-            continue  # an objective the instance does not have (user-flow of several users)
-        except Disagreement as exc:
-            report.refused.append(f"{key} {objective}: {exc}")
-            continue
-        report.changes.append((old, new, key, objective))
-        if new is not None and new != old:
-            table[new.key] = new
-            write_table(table_path, table)
+    client = dask_client(cluster) if cluster is not None else None
+    with client or nullcontext():
+        for key, family, digest, objective, fresh in progress(map_unordered(evidence, todo, workers, client), len(todo)):
+            if fresh is None:  # an objective the instance does not have (user-flow of several users)
+                continue
+            old = _current(table.get((key, objective)), digest)
+            try:
+                if isinstance(fresh, str):
+                    raise Disagreement(fresh)
+                new = merge(old, fresh, key, family, objective, time_limit)
+                new = new and replace(new, instance_hash=digest)
+            except Disagreement as exc:
+                report.refused.append(f"{key} {objective}: {exc}")
+                continue
+            report.changes.append((old, new, key, objective))
+            if new is not None and new != old:
+                table[new.key] = new
+                write_table(table_path, table)
     return report
+
+
+def evidence(task: tuple) -> tuple[str, str, str, str, list[Evidence] | str | None]:
+    """What a worker finds for one (instance, objective): both backends'
+    evidence and the cheap bound; a contradiction's message instead, or
+    None for an objective the instance does not have (unless asked for)."""
+    key, instance, digest, objective, explicit, time_limit = task
+    try:
+        fresh = [backend_evidence(instance, objective, solver, time_limit) for solver in BACKENDS]
+    except UserInputError:
+        if explicit:
+            raise
+        return key, instance.family, digest, objective, None
+    except Disagreement as exc:
+        return key, instance.family, digest, objective, str(exc)
+    cheap = families.lower_bound(instance, objective)
+    if cheap is not None:
+        fresh.append(Evidence(CHEAP_BOUND, bound=cheap))
+    return key, instance.family, digest, objective, fresh
 
 
 def status_counts(table: Table) -> dict[str, dict[str, int]]:

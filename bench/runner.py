@@ -15,9 +15,11 @@ per-process cache of proven optima answers the second and later tasks.
 import json
 import platform
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import nullcontext
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
+from functools import partial
 from itertools import islice
 from datetime import datetime, timezone
 from importlib.metadata import version
@@ -61,7 +63,7 @@ def run_experiment(experiment: Experiment, store: Store, workers: int = 1, clust
 
     ``cluster`` is a Dask scheduler address (or a ``LocalCluster``); without it,
     ``workers`` local processes (1: in this process)."""
-    client = _dask_client(cluster) if cluster is not None else None   # fail before anything is recorded
+    client = dask_client(cluster) if cluster is not None else None   # fail before anything is recorded
     store.add_members(experiment.name, experiment.quick,
                       (c.cell_id for task in select_batch(experiment.tasks, batch) for c in task.cells))
     tasks, skipped = pending_tasks(experiment, store, batch)
@@ -78,15 +80,10 @@ def run_experiment(experiment: Experiment, store: Store, workers: int = 1, clust
         if progress is not None:
             progress(len(rows))
 
-    bundles = seed_bundles(tasks, workers if client is None else _dask_workers(client))
-    if client is not None:
-        with client:
-            _run_dask(bundles, client, finished)
-    elif workers == 1:
-        for task in (task for bundle in bundles for task in bundle):
-            finished(run_task(task))
-    else:
-        _run_pool(bundles, workers, finished)
+    bundles = seed_bundles(tasks, workers if client is None else dask_workers(client))
+    with client or nullcontext():
+        for rows in map_unordered(run_bundle, bundles, workers, client):
+            finished(rows)
     total = skipped + sum(len(t.cells) for t in tasks)
     return Summary(experiment.name, total, skipped, total - skipped, statuses)
 
@@ -110,17 +107,26 @@ def run_bundle(bundle: tuple[Task, ...]) -> list[dict]:
     return [row for task in bundle for row in run_task(task)]
 
 
-def _window(workers: int) -> int:
-    return 2 * workers + 2
+def map_unordered(function: Callable, items: list, workers: int = 1, client: Any = None) -> Iterator:
+    """``function(item)`` of every item, yielded as each finishes: in this
+    process (``workers`` 1), on ``workers`` local processes, or on a
+    connected Dask ``client``. At most 2 x workers + 2 items are in flight,
+    which bounds what a kill loses (and memory)."""
+    if client is not None:
+        from distributed import wait as dask_wait
+
+        yield from _drain(items, lambda item: client.submit(function, item, pure=False),
+                          lambda pending: dask_wait(pending, return_when="FIRST_COMPLETED"),
+                          _window(dask_workers(client)))
+    elif workers == 1:
+        yield from map(function, items)
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            yield from _drain(items, partial(pool.submit, function),
+                              lambda pending: wait(pending, return_when=FIRST_COMPLETED), _window(workers))
 
 
-def _run_pool(bundles: list[tuple[Task, ...]], workers: int, finished: Callable[[list[dict]], None]) -> None:
-    with ProcessPoolExecutor(workers) as pool:
-        _drain(bundles, pool.submit, lambda pending: wait(pending, return_when=FIRST_COMPLETED), _window(workers),
-               finished)
-
-
-def _dask_client(cluster: Any):
+def dask_client(cluster: Any):
     """A client of the Dask scheduler at ``cluster`` (an address or a LocalCluster)."""
     from distributed import Client
 
@@ -130,33 +136,30 @@ def _dask_client(cluster: Any):
         raise UserInputError("--cluster", f"no Dask scheduler answers at {cluster}: {exc}") from None
 
 
-def _dask_workers(client: Any) -> int:
+def dask_workers(client: Any) -> int:
     return max(1, len(client.scheduler_info().get("workers", {})))
 
 
-def _run_dask(bundles: list[tuple[Task, ...]], client: Any, finished: Callable[[list[dict]], None]) -> None:
-    from distributed import wait as dask_wait
-
-    _drain(bundles, lambda fn, bundle: client.submit(fn, bundle, pure=False),
-           lambda pending: dask_wait(pending, return_when="FIRST_COMPLETED"), _window(_dask_workers(client)), finished)
+def _window(workers: int) -> int:
+    return 2 * workers + 2
 
 
-def _drain(bundles: list[tuple[Task, ...]], submit, wait_any, window: int, finished) -> None:
-    """Keep ``window`` bundles in flight; hand each finished bundle's rows to ``finished``."""
-    queue = iter(bundles)
+def _drain(items: list, submit: Callable, wait_any: Callable, window: int) -> Iterator:
+    """Keep ``window`` items in flight; yield each result as it comes."""
+    queue = iter(items)
     pending: set = set()
     while True:
         while len(pending) < window:
-            bundle = next(queue, None)
-            if bundle is None:
+            item = next(queue, None)
+            if item is None:
                 break
-            pending.add(submit(run_bundle, bundle))
+            pending.add(submit(item))
         if not pending:
             return
         done, pending = wait_any(pending)
         pending = set(pending)
         for future in done:
-            finished(future.result())
+            yield future.result()
 
 
 def versions() -> dict[str, str]:

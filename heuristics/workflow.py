@@ -34,6 +34,7 @@ given; the true times drive execution. Every priority is compared exactly
 near-ties).
 """
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -165,6 +166,10 @@ class _Simulation:
         self.start: list[int | None] = [None] * len(instance.tasks)
         self.ready_count = 0
         self.usage: dict = {}  # Fair Share: cores in use per share-tree node
+        # usage / share compared as usage x (L / share), L the shares' lcm: exact integers, no Fraction
+        common = math.lcm(1, *instance.share_of.values())
+        self.scale = {node: common // share for node, share in instance.share_of.items()}
+        self.unit_scale = common
         paths = sorted(set(instance.share_paths), key=repr)
         path_index = {path: i for i, path in enumerate(paths)}
         self.paths = paths
@@ -196,9 +201,8 @@ class _Simulation:
         """Lowest (usage / share) from the top group down to the user."""
         paths = self.path_of_task[waiting]
         distinct = np.unique(paths)
-        share = self.instance.share_of
-        keys = {int(p): tuple(Fraction(self.usage.get(node, 0), share.get(node, 1)) for node in self.paths[p])
-                for p in distinct}
+        usage, scale, unit = self.usage, self.scale, self.unit_scale
+        keys = {int(p): tuple(usage.get(node, 0) * scale.get(node, unit) for node in self.paths[p]) for p in distinct}
         ordered = sorted(set(keys.values()))
         position = {key: i for i, key in enumerate(ordered)}
         rank_of_path = np.zeros(len(self.paths), dtype=np.int64)

@@ -15,7 +15,7 @@ registered one or the user's ``path/to/file.py:FUNCTION``.
 import math
 import random
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from fractions import Fraction
 from functools import partial
 from importlib import import_module
@@ -126,16 +126,12 @@ def worst(heuristic: str, family: str, objective: str | None = None, limits: Lim
     start_of(family)
     runs = [partial(_chain, heuristic, family, objective, limits, seed if chains == 1 else seed * 1009 + i, strategy,
                     budget, evaluations, time_limit) for i in range(chains)]
-    if cluster is not None:
-        from schedbench.bench.runner import _dask_client
+    from schedbench.bench.runner import dask_client, map_unordered
 
-        client = _dask_client(cluster)
-        found = client.gather([client.submit(run, pure=False) for run in runs])
-    elif workers > 1 and chains > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            found = list(pool.map(_call, runs))
-    else:
-        found = [run() for run in runs]
+    client = dask_client(cluster) if cluster is not None else None
+    with client or nullcontext():
+        finished = map_unordered(_call, list(enumerate(runs)), workers if chains > 1 else 1, client)
+        found = [f for _, f in sorted(finished, key=lambda pair: pair[0])]  # chain order: ties go the same way every run
     best = max((f for f in found if f.scored is not None), key=lambda f: f.scored.ratio, default=found[0])
     best.evaluated, best.skipped = sum(f.evaluated for f in found), sum(f.skipped for f in found)
     return best
@@ -147,8 +143,9 @@ def _chain(heuristic: str, family: str, objective: str, limits: Limits, seed: in
                   seed, strategy, evaluations, budget)
 
 
-def _call(run: Callable[[], Found]) -> Found:
-    return run()
+def _call(indexed: tuple[int, Callable[[], Found]]) -> tuple[int, Found]:
+    index, run = indexed
+    return index, run()
 
 
 def as_json(found: Found, heuristic: str, family: str, objective: str) -> dict:

@@ -1,6 +1,7 @@
 import json
 import subprocess
 import sys
+import traceback
 from pathlib import Path
 
 import pytest
@@ -15,8 +16,40 @@ def solver(request):
     return request.param
 
 
-def run_cli(*args, stdin=None):
-    """Run the installed command line in a subprocess, as a user would."""
+#: Commands that start worker processes (a pool forked from pytest's
+#: process could inherit its threads' locks): always a subprocess.
+POOLED = ("run", "worst")
+
+
+def run_cli(*args, stdin=None) -> subprocess.CompletedProcess:
+    """The command line as a user runs it, through its entry point ``main``:
+    in this process (a second faster than a new interpreter importing
+    OR-Tools), or in a subprocess for commands that start workers."""
+    args = [str(a) for a in args]
+    if args and args[0] in POOLED:
+        return run_process(*args, stdin=stdin)
+    from click.testing import CliRunner
+
+    from schedbench.cli import main
+
+    argv, code = sys.argv, 0
+    with CliRunner().isolation(input=stdin) as (out, err, _):
+        sys.argv = ["schedbench", *args]
+        try:
+            main()
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+        except Exception:  # what a subprocess would die of: a traceback and exit 1
+            traceback.print_exc()
+            code = 1
+        finally:
+            sys.argv = argv
+        return subprocess.CompletedProcess(args, code, out.getvalue().decode(), err.getvalue().decode())
+
+
+def run_process(*args, stdin=None) -> subprocess.CompletedProcess:
+    """The installed command line in a subprocess: for what only a process
+    shows (wall time from start to exit, worker processes)."""
     return subprocess.run([sys.executable, "-c", "from schedbench.cli import main; main()", *map(str, args)],
                           capture_output=True, text=True, input=stdin)
 

@@ -116,6 +116,18 @@ def test_certify_a_fresh_table(fresh):
                 "opt", TINY_OPTIMA[entry.family], TINY_OPTIMA[entry.family], "cpsat+milp")
 
 
+def test_certify_on_two_processes_writes_the_same_table(fresh, tmp_path):
+    """The workers solve, this process alone merges and writes: the table
+    is the one a single process writes (in file order, whatever the order
+    the pairs finish in)."""
+    paths, table_path = fresh
+    certify(paths, (), 5, table_path)
+    pooled = tmp_path / "pooled" / "known_values.csv"
+    report = certify(paths, (), 5, pooled, workers=2)
+    assert not report.refused and len(report.changes) == len(TINY)
+    assert pooled.read_text() == table_path.read_text()
+
+
 def _planted(monkeypatch, wrong):
     """Make the MILP backend answer ``wrong(instance, objective, real_result)`` instead."""
     import schedbench.solvers as solvers
@@ -231,3 +243,23 @@ def test_an_edited_file_is_certified_again_from_scratch(tmp_path):
     brute = min(max(sum(p for p, m in zip(instance.jobs, machines) if m == k) for k in range(3))
                 for machines in itertools.product(range(3), repeat=len(instance.jobs)))
     assert new.value == brute < old.value
+
+
+def test_growing_the_corpus_writes_files_that_remake_themselves_and_certifies_them(tmp_path):
+    """Two seeds of the first two steps of the P||Cmax frontier line: four
+    files, each remade by the generator call it records, each certified."""
+    from schedbench.bench.corpus_grow import streams, write_stream
+    from schedbench.model import instance_to_json, load_instance
+
+    (line,) = streams("pcmax").values()
+    paths = write_stream(line, steps=2, seeds=2, folder=tmp_path / "corpus" / "pcmax")
+    assert [p.name for p in paths] == [f"pcmax-uniform-f3b2e4-jobs{n}-s{s}.json" for n, s in
+                                       ((6, 0), (6, 1), (8, 1000), (8, 1001))]
+    makers = families.generators()
+    for path in paths:
+        recipe = json.loads(path.read_text())["meta"]["corpus"]
+        assert instance_to_json(makers[recipe["generator"]](**recipe["params"]))["jobs"] == \
+            instance_to_json(load_instance(path))["jobs"]
+    assert write_stream(line, steps=2, seeds=2, folder=tmp_path / "corpus" / "pcmax") == paths  # nothing rewritten
+    report = certify(paths, line["objectives"], 5, tmp_path / "corpus" / "known_values.csv")
+    assert not report.refused and all(new is not None and new.status == "opt" for _, new, _, _ in report.changes)

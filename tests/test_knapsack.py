@@ -116,9 +116,11 @@ def test_dp_tie_breaking():
 def test_all_methods_agree_on_random_instances(solver):
     """200 seeded instances (n <= 15): DP by profits, OR-Tools' knapsack
     solver and the backend prove the same optimum, brute force agrees for
-    n <= 12, and every selection passes the validator."""
+    n <= 12, and every selection passes the validator. The MILP takes every
+    third seed: CBC's start costs a quarter of a second a solve."""
     brute = 0
-    for seed in range(200):
+    seeds = range(200) if solver == "cpsat" else range(0, 200, 3)
+    for seed in seeds:
         inst = random_knapsack(seed)
         chosen = {"dp": dp_by_profits(inst.weights, inst.profits, inst.capacity),
                   "ortools": ortools_knapsack(inst.weights, inst.profits, inst.capacity)}
@@ -133,7 +135,7 @@ def test_all_methods_agree_on_random_instances(solver):
         if len(inst.items) <= 12:
             assert brute_force(inst) == optimum, seed
             brute += 1
-    assert brute >= 100
+    assert brute >= len(seeds) // 2
 
 
 def test_the_lp_bound_is_dantzigs_and_exact():

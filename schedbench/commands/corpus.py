@@ -10,10 +10,11 @@ from schedbench.errors import UserInputError
 
 
 def _bar(description: str, unit: str):
-    """A progress wrapper for a task list: tqdm on stderr."""
+    """A progress wrapper for an iterable of ``total`` items: tqdm on stderr."""
     from tqdm import tqdm
 
-    return lambda items: tqdm(items, desc=description, unit=unit, file=sys.stderr, disable=None)
+    return lambda items, total=None: tqdm(items, total=total, desc=description, unit=unit, file=sys.stderr,
+                                          disable=None)
 
 
 def _table_path(table):
@@ -30,7 +31,11 @@ def _table_path(table):
               help="Seconds per backend per (instance, objective).")
 @click.option("--table", type=click.Path(dir_okay=False), default=None,
               help="Known-values table; default: the shipped instances/corpus/known_values.csv.")
-def certify(files, objectives, time_limit, table) -> None:
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Local worker processes (each solves one pair with both backends).")
+@click.option("--cluster", metavar="ADDRESS", default=None,
+              help="Solve on the Dask distributed scheduler at ADDRESS instead; this process writes the table.")
+def certify(files, objectives, time_limit, table, workers, cluster) -> None:
     """Certify FILES (default: every corpus instance not yet opt or
     infeasible) with both backends and merge what is proven into the table.
 
@@ -44,7 +49,7 @@ def certify(files, objectives, time_limit, table) -> None:
     from schedbench.bench.corpus import certify as run_certify
 
     path = _table_path(table)
-    report = run_certify(files, objectives, time_limit, path, _bar("certify", "entry"))
+    report = run_certify(files, objectives, time_limit, path, _bar("certify", "entry"), workers, cluster)
     changed = undecided = 0
     for old, new, instance, objective in report.changes:
         if new is None:

@@ -1,0 +1,98 @@
+"""Growing the certified corpus along the frontier lines.
+
+    python -m schedbench.bench.corpus_grow --family campaign [--steps 8] [--seeds 10]
+        [--time-limit 10] [--workers 2 | --cluster ADDRESS]
+
+The instances are the frontier benchmark's (``bench/frontiers.toml``): for
+each line of the family that runs the default models (no ``options``), the
+first ``--steps`` steps and ``--seeds`` seeds of each, so the corpus spreads
+over the sizes the frontier table says the backends prove. Lines of one
+generator and parameters share their instances; each file is written once
+under ``instances/corpus/<family>/`` with the generator call that remakes
+it (``meta.corpus``), then ``certify`` solves it for the objectives of
+those lines, with both backends, on the process pool or a Dask cluster.
+Files already there are not written again, and pairs already settled
+(``opt``, ``infeasible``) are not solved again, so a stopped run resumes.
+"""
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+from schedbench import families
+from schedbench.bench.corpus import certify, corpus_dir, default_table, read_table, status_counts
+from schedbench.bench.frontier import instance, lines
+from schedbench.errors import UserInputError
+from schedbench.model import instance_to_json
+
+
+def streams(family: str) -> dict[tuple[str, str], dict]:
+    """The family's default-model lines grouped by (generator, parameters):
+    one stream of instances each, with the objectives of its lines."""
+    out: dict[tuple[str, str], dict] = {}
+    for line in lines():
+        if "options" in line or instance(line, 0, 0).family != family:
+            continue
+        key = (line["generator"], json.dumps(line["params"], sort_keys=True))  # one stream, several objectives
+        stream = out.setdefault(key, {**line, "objectives": []})
+        stream["objectives"].append(line["objective"])
+    return out
+
+
+def file_name(line: dict, step: int, seed: int) -> str:
+    """``<generator>-<parameters' digest>-<grown parameter><its value>-s<seed>.json``,
+    e.g. ``small-5d41a2-jobs4_5-s3004.json``: two streams of one generator differ by the digest."""
+    value = line["steps"][step]
+    shown = "_".join(map(str, value)) if isinstance(value, list) else str(value)
+    digest = hashlib.sha256(json.dumps(line["params"], sort_keys=True).encode()).hexdigest()[:6]
+    return f"{line['generator']}-{digest}-{line['grow']}{shown}-s{seed}.json"
+
+
+def write_stream(line: dict, steps: int, seeds: int, folder: Path) -> list[Path]:
+    """The stream's instances as corpus files (the frontier's seeds: 1000 x step + i)."""
+    maker = families.generators()[line["generator"]]
+    paths = []
+    for step in range(min(steps, len(line["steps"]))):
+        for index in range(seeds):
+            seed = 1000 * step + index
+            params = {**line["params"], line["grow"]: line["steps"][step]}
+            path = folder / file_name(line, step, seed)
+            if not path.exists():
+                document = instance_to_json(maker(**params, seed=seed))
+                document["meta"] = {**document.get("meta", {}),
+                                    "corpus": {"generator": line["generator"], "params": {**params, "seed": seed}}}
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(document) + "\n")
+            paths.append(path)
+    return paths
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--family", required=True)
+    parser.add_argument("--steps", type=int, default=8, help="the first STEPS steps of each line")
+    parser.add_argument("--seeds", type=int, default=10, help="instances per step")
+    parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per backend per pair")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--cluster", default=None, help="a Dask scheduler address instead of local workers")
+    args = parser.parse_args()
+    try:
+        found = streams(args.family)
+        if not found:
+            raise UserInputError("--family", f"no line of bench/frontiers.toml draws {args.family!r} instances")
+        for line in found.values():
+            paths = write_stream(line, args.steps, args.seeds, corpus_dir() / args.family)
+            report = certify(paths, line["objectives"], args.time_limit, default_table(), workers=args.workers,
+                             cluster=args.cluster)
+            for refused in report.refused:
+                print(f"refused {refused}", file=sys.stderr)
+    except UserInputError as exc:
+        sys.exit(f"corpus_grow: {exc}")
+    counts = status_counts(read_table(default_table())).get(args.family, {})
+    print(f"{args.family}: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
+
+
+if __name__ == "__main__":
+    main()
