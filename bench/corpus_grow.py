@@ -2,6 +2,7 @@
 
     python -m schedbench.bench.corpus_grow --family campaign [--steps 8] [--seeds 10]
         [--time-limit 10] [--workers 2 | --cluster ADDRESS]
+    python -m schedbench.bench.corpus_grow --summary docs/results/corpus.md
 
 The instances are the frontier benchmark's (``bench/frontiers.toml``): for
 each line of the family that runs the default models (no ``options``), the
@@ -11,8 +12,10 @@ generator and parameters share their instances; each file is written once
 under ``instances/corpus/<family>/`` with the generator call that remakes
 it (``meta.corpus``), then ``certify`` solves it for the objectives of
 those lines, with both backends, on the process pool or a Dask cluster.
-Files already there are not written again, and pairs already settled
-(``opt``, ``infeasible``) are not solved again, so a stopped run resumes.
+Files already there are not written again, and files whose every pair is
+settled (``opt``, ``infeasible``) are not solved again, so a stopped run
+resumes. With local workers, each runs CP-SAT on one thread (two solves
+on two cores, as the frontier measures).
 """
 
 import argparse
@@ -22,10 +25,12 @@ import sys
 from pathlib import Path
 
 from schedbench import families
-from schedbench.bench.corpus import certify, corpus_dir, default_table, read_table, status_counts
-from schedbench.bench.frontier import instance, lines
+from schedbench.bench.corpus import SETTLED, certify, corpus_dir, default_table, read_table, status_counts
+from schedbench.bench.frontier import instance, lines, params_at, seed_at
+from schedbench.bench.results_log import write_generated
 from schedbench.errors import UserInputError
 from schedbench.model import instance_to_json
+from schedbench.solvers import settings
 
 
 def streams(family: str) -> dict[tuple[str, str], dict]:
@@ -35,7 +40,7 @@ def streams(family: str) -> dict[tuple[str, str], dict]:
     for line in lines():
         if "options" in line or instance(line, 0, 0).family != family:
             continue
-        key = (line["generator"], json.dumps(line["params"], sort_keys=True))  # one stream, several objectives
+        key = (line["generator"], json.dumps([line["params"], line["grow"], line["steps"]], sort_keys=True))
         stream = out.setdefault(key, {**line, "objectives": []})
         stream["objectives"].append(line["objective"])
     return out
@@ -52,38 +57,75 @@ def file_name(line: dict, step: int, seed: int) -> str:
 
 def write_stream(line: dict, steps: int, seeds: int, folder: Path) -> list[Path]:
     """The stream's instances as corpus files (the frontier's seeds: 1000 x step + i)."""
-    maker = families.generators()[line["generator"]]
     paths = []
     for step in range(min(steps, len(line["steps"]))):
         for index in range(seeds):
-            seed = 1000 * step + index
-            params = {**line["params"], line["grow"]: line["steps"][step]}
-            path = folder / file_name(line, step, seed)
+            path = folder / file_name(line, step, seed_at(step, index))
             if not path.exists():
-                document = instance_to_json(maker(**params, seed=seed))
+                document = instance_to_json(instance(line, step, index))
+                recipe = {**params_at(line, step), "seed": seed_at(step, index)}
                 document["meta"] = {**document.get("meta", {}),
-                                    "corpus": {"generator": line["generator"], "params": {**params, "seed": seed}}}
+                                    "corpus": {"generator": line["generator"], "params": recipe}}
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(json.dumps(document) + "\n")
             paths.append(path)
     return paths
 
 
+def unsettled(paths: list[Path], objectives: list[str]) -> list[Path]:
+    """The files with an objective not yet ``opt`` or ``infeasible`` (a resumed run skips the others)."""
+    table = read_table(default_table())
+
+    def settled(path: Path, objective: str) -> bool:
+        entry = table.get((f"{path.parent.name}/{path.name}", objective))
+        return entry is not None and entry.status in SETTLED
+
+    return [p for p in paths if not all(settled(p, o) for o in objectives)]
+
+
+def summary() -> str:
+    """Per family: instance files, entries by status, and the instances
+    certified (an ``opt`` or ``infeasible`` entry) with their sizes (jobs)."""
+    from schedbench.bench.corpus import STATUSES, load
+
+    table = read_table(default_table())
+    rows = ["| family | instances | " + " | ".join(f"{s} entries" for s in STATUSES)
+            + " | instances certified (opt or infeasible) | their jobs (min-max) |", "|---|" + "---:|" * (len(STATUSES) + 3)]
+    for folder in sorted(p for p in corpus_dir().iterdir() if p.is_dir()):
+        entries = [e for e in table.values() if e.family == folder.name]
+        counts = status_counts(table).get(folder.name, {})
+        certified = {e.instance: e for e in entries if e.status in SETTLED}
+        jobs = [families.size(load(default_table(), e)).jobs for e in certified.values()]
+        span = f"{min(jobs)}-{max(jobs)}" if jobs else "-"
+        rows.append(f"| {folder.name} | {len(list(folder.glob('*.json')))} | "
+                    + " | ".join(str(counts.get(s, 0)) for s in STATUSES) + f" | {len(certified)} | {span} |")
+    return "\n".join(rows) + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--family", required=True)
+    parser.add_argument("--summary", type=Path, help="only write the corpus summary table (Markdown) to this file")
+    parser.add_argument("--family")
     parser.add_argument("--steps", type=int, default=8, help="the first STEPS steps of each line")
     parser.add_argument("--seeds", type=int, default=10, help="instances per step")
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per backend per pair")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--cluster", default=None, help="a Dask scheduler address instead of local workers")
     args = parser.parse_args()
+    if args.summary:
+        write_generated(args.summary, "python -m schedbench.bench.corpus_grow --summary docs/results/corpus.md",
+                        summary())
+        return
+    if not args.family:
+        parser.error("give --family (or --summary)")
+    settings.CPSAT_WORKERS = 1  # inherited by the forked workers
     try:
         found = streams(args.family)
         if not found:
             raise UserInputError("--family", f"no line of bench/frontiers.toml draws {args.family!r} instances")
         for line in found.values():
-            paths = write_stream(line, args.steps, args.seeds, corpus_dir() / args.family)
+            paths = unsettled(write_stream(line, args.steps, args.seeds, corpus_dir() / args.family),
+                              line["objectives"])
             report = certify(paths, line["objectives"], args.time_limit, default_table(), workers=args.workers,
                              cluster=args.cluster)
             for refused in report.refused:

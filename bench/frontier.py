@@ -41,10 +41,19 @@ def lines(path: Path = LINES) -> list[dict]:
     return tomllib.loads(path.read_text())["line"]
 
 
+def params_at(line: dict, step: int) -> dict:
+    """The generator's parameters at ``step``: the fixed ones and the grown one."""
+    return {**line["params"], line["grow"]: line["steps"][step]}
+
+
+def seed_at(step: int, index: int) -> int:
+    """The generator seed of the index-th instance of a step (steps never share one)."""
+    return 1000 * step + index
+
+
 def instance(line: dict, step: int, seed: int):
     """The seed-th instance of ``line`` at ``step`` (the same for every backend)."""
-    params = {**line["params"], line["grow"]: line["steps"][step]}
-    return build_instance(InstanceSpec("", line["generator"], params, 1000 * step + seed))
+    return build_instance(InstanceSpec("", line["generator"], params_at(line, step), seed_at(step, seed)))
 
 
 def solve_task(task: tuple[dict, int, int, str, float]) -> dict:
@@ -175,8 +184,9 @@ def main() -> None:
             f"backends: {len(wrong)}\n\n{table(chosen, rows, args.instances)}\n")
     print(text, end="")
     if args.out:
+        chosen_lines = "".join(f" --line '{name}'" for name in args.line or ())
         write_generated(args.out, f"python -m schedbench.bench.frontier --instances {args.instances} "
-                                  f"--time-limit {args.time_limit:g} --results FILE", text)
+                                  f"--time-limit {args.time_limit:g}{chosen_lines} --results FILE", text)
 
 
 if __name__ == "__main__":

@@ -59,7 +59,7 @@ def pending_tasks(experiment: Experiment, store: Store, batch: tuple[int, int] |
 def run_experiment(experiment: Experiment, store: Store, workers: int = 1, cluster: Any = None,
                    batch: tuple[int, int] | None = None, command: str = "",
                    progress: Callable[[int], object] | None = None) -> Summary:
-    """Run every pending cell of ``experiment`` (of batch K/N) and store each task as it finishes.
+    """Run every pending cell of ``experiment`` (of batch K/N) and store each bundle as it finishes.
 
     ``cluster`` is a Dask scheduler address (or a ``LocalCluster``); without it,
     ``workers`` local processes (1: in this process)."""

@@ -64,7 +64,7 @@ class PcmaxSolution:
     bound: int
     machine: tuple[int, ...]
     start: tuple[int, ...]
-    method: str              # what closed it: bounds, fill, arcflow-lp, cpsat, arcflow-milp (or the heuristic)
+    method: str              # what closed it: bounds, fill, bin-completion, arcflow-lp, cpsat, arcflow-milp (or the heuristic)
     proof: tuple[str, ...] = ()   # the methods behind ``bound`` (``solvers.certificate``)
     unconfirmed: tuple[int, str] | None = None  # a larger bound only one method claims
 
@@ -144,7 +144,7 @@ class _Search:
     def certify(self, bound: int, proof: tuple[str, str]) -> None:
         """A refutation confirmed by two methods becomes the certified bound."""
         self.lower, self.proof = bound, proof
-        if self.method == self.heuristic:  # the refutation proved the heuristic's schedule optimal
+        if self.closed and self.method == self.heuristic:  # the refutation proved the heuristic's schedule optimal
             self.method = proof[0]
 
     def answer(self) -> PcmaxSolution:

@@ -17,8 +17,12 @@ def solver(request):
 
 
 #: Commands that start worker processes (a pool forked from pytest's
-#: process could inherit its threads' locks): always a subprocess.
+#: process could inherit its threads' locks and its caches): always a subprocess.
 POOLED = ("run", "worst")
+
+
+def _pooled(args: list[str]) -> bool:
+    return bool(args) and (args[0] in POOLED or "--workers" in args or "--cluster" in args)
 
 
 def run_cli(*args, stdin=None) -> subprocess.CompletedProcess:
@@ -26,7 +30,7 @@ def run_cli(*args, stdin=None) -> subprocess.CompletedProcess:
     in this process (a second faster than a new interpreter importing
     OR-Tools), or in a subprocess for commands that start workers."""
     args = [str(a) for a in args]
-    if args and args[0] in POOLED:
+    if _pooled(args):
         return run_process(*args, stdin=stdin)
     from click.testing import CliRunner
 
@@ -44,6 +48,8 @@ def run_cli(*args, stdin=None) -> subprocess.CompletedProcess:
             code = 1
         finally:
             sys.argv = argv
+            sys.stdout.flush()  # print() and tracebacks sit in the text wrappers until flushed
+            sys.stderr.flush()
         return subprocess.CompletedProcess(args, code, out.getvalue().decode(), err.getvalue().decode())
 
 

@@ -42,7 +42,7 @@ def test_the_issue_instance_is_optimal_28_on_every_run(tmp_path, monkeypatch):
     """It printed "optimal 29" once in three runs with 2 CP-SAT workers and
     --time-limit 10 (here 20: a slow machine must not make it "feasible")."""
     path = write_json(tmp_path, "mosp.json", ISSUE_INSTANCE)
-    monkeypatch.setenv("SCHEDBENCH_CPSAT_WORKERS", "2")
+    monkeypatch.setattr(settings, "CPSAT_WORKERS", 2)  # the command runs in this process: its setting, not the environment's
     for _ in range(3):
         out = run_cli("solve", path, "--time-limit", "20", "--json")
         assert out.returncode == 0, out.stderr

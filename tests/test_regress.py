@@ -1,6 +1,7 @@
 """``schedbench regress``, the regression test CI runs: every heuristic on
 every certified optimum of the corpus, against the stored ratios."""
 
+import re
 import shutil
 from fractions import Fraction
 
@@ -23,8 +24,9 @@ def test_the_landed_heuristics_keep_every_ratio_and_every_schedule_valid():
     assert outcome.exit_code == 0, outcome.output
     assert "REGRESSION" not in outcome.output and "new:" not in outcome.output
     baseline = read_baseline(default_baseline(default_table()))
-    assert f"{len(baseline)} ratios (6 relaxed schedules without one): 0 regressions, 0 better, 0 new, 0 stale" \
-        in outcome.output
+    counted = re.search(r"(\d+) ratios \((\d+) relaxed schedules without one\): 0 regressions, 0 better, 0 new, "
+                        r"0 stale", outcome.output)
+    assert counted and int(counted.group(1)) == len(baseline) and int(counted.group(2)) > 0, outcome.output
     covered = {instance.split("/")[0] for instance, _, _ in baseline}
     assert covered == {"pcmax", "campaign", "mosp", "dssp", "knapsack", "workflow"}  # three_partition has none
 

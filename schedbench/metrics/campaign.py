@@ -9,7 +9,6 @@ P||Cmax optima (FAIRCAMP's D^(u)).
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from operator import add
 
 from schedbench.errors import NotProven
 from schedbench.metrics import Bar, exact, fraction, machine_bars, number
@@ -27,7 +26,7 @@ class CampaignTimes:
 
 def campaign_times(instance, schedule: Schedule) -> list[list[CampaignTimes]]:
     """Submission, completion and flow of every campaign, derived from the schedule."""
-    ends = list(map(add, schedule.start, instance.lengths))
+    ends = [s + p for s, p in zip(schedule.start, instance.lengths, strict=True)]
     out = []
     for u, user in enumerate(instance.users):
         row, completion = [], 0
