@@ -299,10 +299,11 @@ def _current(entry: Entry | None, digest: str) -> Entry | None:
     return entry if entry is not None and entry.instance_hash == digest else None
 
 
-def tasks(paths: Sequence[str | Path], objectives: Sequence[str], table_path: str | Path
+def tasks(paths: Sequence[str | Path], objectives: Sequence[str], table_path: str | Path, again: bool = True
           ) -> list[tuple[str, object, str, str, bool]]:
     """(table key, instance, its hash, objective, explicit) to certify. No
-    paths: every corpus file, objectives not yet settled. ``explicit``: the
+    paths: every corpus file, objectives not yet settled; the given paths'
+    settled objectives too unless ``again`` is false. ``explicit``: the
     objective was asked for, so an objective that does not apply to the
     instance is an error."""
     from schedbench.bench.cells import instance_hash
@@ -321,23 +322,24 @@ def tasks(paths: Sequence[str | Path], objectives: Sequence[str], table_path: st
                 raise UserInputError("--objective", f"{objective!r} is not an objective of {key} "
                                                     f"(family {instance.family}: {', '.join(family_objectives)})")
             entry = _current(table.get((key, objective)), digest)
-            if paths or entry is None or entry.status not in SETTLED:
+            if (paths and again) or entry is None or entry.status not in SETTLED:
                 todo.append((key, instance, digest, objective, bool(objectives)))
     return todo
 
 
 def certify(paths: Sequence[str | Path], objectives: Sequence[str] = (), time_limit: float = 10.0,
             table_path: str | Path | None = None, progress: Callable[[Iterable, int], Iterable] = lambda it, n: it,
-            workers: int = 1, cluster: Any = None) -> Report:
+            workers: int = 1, cluster: Any = None, again: bool = True) -> Report:
     """Solve each (instance, objective) with both backends, on ``workers``
     processes or a Dask ``cluster``, and merge what is proven into the
     table: this process alone writes it, after each pair (a long run can be
     stopped and resumed). ``progress`` wraps the finished pairs (a tqdm
-    bar) and is told how many there are."""
+    bar) and is told how many there are. ``again`` false: settled pairs of
+    the given paths are skipped too (a resumed growth)."""
     from schedbench.bench.runner import dask_client, map_unordered
 
     table_path = Path(table_path or default_table())
-    todo = [(*task, time_limit) for task in tasks(paths, objectives, table_path)]
+    todo = [(*task, time_limit) for task in tasks(paths, objectives, table_path, again)]
     table = read_table(table_path)
     report = Report([], [])
     client = dask_client(cluster) if cluster is not None else None

@@ -12,9 +12,8 @@ generator and parameters share their instances; each file is written once
 under ``instances/corpus/<family>/`` with the generator call that remakes
 it (``meta.corpus``), then ``certify`` solves it for the objectives of
 those lines, with both backends, on the process pool or a Dask cluster.
-Files already there are not written again, and files whose every pair is
-settled (``opt``, ``infeasible``) are not solved again, so a stopped run
-resumes. With local workers, each runs CP-SAT on one thread (two solves
+Files already there are not written again, and pairs already settled
+(``opt``, ``infeasible``) are not solved again, so a stopped run resumes. With local workers, each runs CP-SAT on one thread (two solves
 on two cores, as the frontier measures).
 """
 
@@ -72,28 +71,18 @@ def write_stream(line: dict, steps: int, seeds: int, folder: Path) -> list[Path]
     return paths
 
 
-def unsettled(paths: list[Path], objectives: list[str]) -> list[Path]:
-    """The files with an objective not yet ``opt`` or ``infeasible`` (a resumed run skips the others)."""
-    table = read_table(default_table())
-
-    def settled(path: Path, objective: str) -> bool:
-        entry = table.get((f"{path.parent.name}/{path.name}", objective))
-        return entry is not None and entry.status in SETTLED
-
-    return [p for p in paths if not all(settled(p, o) for o in objectives)]
-
-
 def summary() -> str:
     """Per family: instance files, entries by status, and the instances
     certified (an ``opt`` or ``infeasible`` entry) with their sizes (jobs)."""
     from schedbench.bench.corpus import STATUSES, load
 
     table = read_table(default_table())
+    counted = status_counts(table)
     rows = ["| family | instances | " + " | ".join(f"{s} entries" for s in STATUSES)
             + " | instances certified (opt or infeasible) | their jobs (min-max) |", "|---|" + "---:|" * (len(STATUSES) + 3)]
     for folder in sorted(p for p in corpus_dir().iterdir() if p.is_dir()):
         entries = [e for e in table.values() if e.family == folder.name]
-        counts = status_counts(table).get(folder.name, {})
+        counts = counted.get(folder.name, {})
         certified = {e.instance: e for e in entries if e.status in SETTLED}
         jobs = [families.size(load(default_table(), e)).jobs for e in certified.values()]
         span = f"{min(jobs)}-{max(jobs)}" if jobs else "-"
@@ -124,10 +113,9 @@ def main() -> None:
         if not found:
             raise UserInputError("--family", f"no line of bench/frontiers.toml draws {args.family!r} instances")
         for line in found.values():
-            paths = unsettled(write_stream(line, args.steps, args.seeds, corpus_dir() / args.family),
-                              line["objectives"])
+            paths = write_stream(line, args.steps, args.seeds, corpus_dir() / args.family)
             report = certify(paths, line["objectives"], args.time_limit, default_table(), workers=args.workers,
-                             cluster=args.cluster)
+                             cluster=args.cluster, again=False)
             for refused in report.refused:
                 print(f"refused {refused}", file=sys.stderr)
     except UserInputError as exc:

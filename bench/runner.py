@@ -20,7 +20,6 @@ from contextlib import nullcontext
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
 from functools import partial
-from itertools import islice
 from datetime import datetime, timezone
 from importlib.metadata import version
 from pathlib import Path
@@ -98,8 +97,7 @@ def seed_bundles(tasks: list[Task], workers: int) -> list[tuple[Task, ...]]:
         spec = task.instance
         key = (spec.family, spec.generator, spec.seed) if spec.seed is not None else (id(task),)
         groups.setdefault(key, []).append(task)
-    return [tuple(islice(group, start, start + cap)) for group in groups.values()
-            for start in range(0, len(group), cap)]
+    return [tuple(group[start:start + cap]) for group in groups.values() for start in range(0, len(group), cap)]
 
 
 def run_bundle(bundle: tuple[Task, ...]) -> list[dict]:
