@@ -68,6 +68,7 @@ def test_a_false_refutation_by_bin_completion_is_caught(solver, monkeypatch):
     finally:
         engine.clear_cache()
     assert found.optimal and found.makespan == found.bound == 48 and "bin-completion" not in found.proof
+    assert _makespan(lengths, found.machine, 4) == 48  # the schedule the second method found, validated
 
 
 def test_a_refutation_by_bin_completion_is_confirmed_before_it_counts(monkeypatch):
