@@ -7,7 +7,8 @@ ledgers' claims it must push harder than random sampling.
 ``--calibration``: ``worst lpt --family pcmax --machines M`` for M = 2..5
 must reach 4/3 - 1/(3M) (Graham's bound, tight) and ``worst list`` for
 M = 2..4 must reach 2 - 1/M, each within 120 s; the row gives the ratio
-reached and when. ``--ledgers``: for every claim of every built-in ledger,
+reached and when, for each strategy (``anneal``, ``climb``, ``random``:
+how the default was chosen), the search stopping at the bound. ``--ledgers``: for every claim of every built-in ledger,
 the worst observed / bound found by the search (``anneal``) and by random
 sampling from the same starts (``random``), each given the same
 ``--budget`` seconds, on ``--seeds`` seeds: a single run's best is one
@@ -22,42 +23,52 @@ import os
 import statistics
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from functools import partial
 from fractions import Fraction
 from pathlib import Path
 
 from schedbench import families
 from schedbench.bench.results_log import append_row, resume, write_generated
-from schedbench.claims.user import claim_score
-from schedbench.search import Limits, search
-from schedbench.worst import json_start, worst
+from schedbench.bench.runner import map_unordered
+from schedbench.claims.user import claim_score, claim_start
+from schedbench.search import STRATEGIES, Limits, search
+from schedbench.worst import json_start, ratio_score
 
 #: (heuristic, machines) -> the tight bound the search must reach.
 CALIBRATION = {**{("lpt", m): Fraction(4, 3) - Fraction(1, 3 * m) for m in (2, 3, 4, 5)},
                **{("list", m): 2 - Fraction(1, m) for m in (2, 3, 4)}}
 CALIBRATION_BUDGET = 120.0
-STRATEGIES = ("anneal", "random")
+#: The ledgers: the default search against the baseline.
+LEDGER_STRATEGIES = ("anneal", "random")
 LEDGER_LIMITS = Limits(None, 10, 9)
 
 
-def calibration_row(heuristic: str, machines: int) -> dict:
+def calibration_row(heuristic: str, machines: int, strategy: str) -> dict:
+    """``schedbench worst``'s limits and 5 s solves, stopped at the tight bound, no shrinking."""
     target = CALIBRATION[heuristic, machines]
     began = time.monotonic()
-    found = worst(heuristic, "pcmax", limits=Limits((machines, machines)), budget=CALIBRATION_BUDGET)
+    found = search(json_start("pcmax"), ratio_score("pcmax", heuristic, "makespan", 5.0), families.size,
+                   Limits((machines, machines)), strategy=strategy, budget=CALIBRATION_BUDGET, shrink_result=False,
+                   stop_at=target)
     reached = next((t for e, t, r in found.trajectory if Fraction(r) >= target), None)
-    return {"kind": "calibration", "heuristic": heuristic, "machines": machines, "target": str(target),
-            "ratio": None if found.scored is None else str(found.scored.ratio), "reached_after_s": reached, "evaluated": found.evaluated,
+    return {"kind": "calibration", "heuristic": heuristic, "machines": machines, "strategy": strategy,
+            "target": str(target), "ratio": None if found.scored is None else str(found.scored.ratio),
+            "reached_after_s": reached, "evaluated": found.evaluated,
             "seconds": round(time.monotonic() - began, 1), "instance": found.data}
 
 
 def ledger_row(family: str, key: str, strategy: str, seed: int, budget: float) -> dict:
     ledger = families.ledger(family)
     claim = next(c for c in ledger.CLAIMS if c.key == key)
+    row = {"kind": "ledger", "family": family, "claim": key, "source": claim.source, "strategy": strategy,
+           "seed": seed, "budget": budget, "worst": None, "evaluated": 0, "skipped": 0, "data": None}
+    start = claim_start(family, claim, LEDGER_LIMITS)
+    if start is None:
+        return {**row, "reached": False}
     score = claim_score(claim, lambda inst: ledger.case(inst, "cpsat", 5.0))
-    found = search(json_start(family), score, families.size, LEDGER_LIMITS, seed=seed, strategy=strategy,
+    found = search(start, score, families.size, LEDGER_LIMITS, seed=seed, strategy=strategy,
                    budget=budget, shrink_result=False)
-    return {"kind": "ledger", "family": family, "claim": key, "source": claim.source, "strategy": strategy,
-            "seed": seed, "budget": budget, "worst": None if found.scored is None else str(found.scored.ratio),
+    return {**row, "reached": True, "worst": None if found.scored is None else str(found.scored.ratio),
             "evaluated": found.evaluated, "skipped": found.skipped, "data": found.data}
 
 
@@ -81,6 +92,14 @@ def _median(rows: list[dict]) -> Fraction | None:
     return statistics.median_low(values) if values else None
 
 
+def _reached(row: dict | None) -> str:
+    if row is None:
+        return "-"
+    if row["reached_after_s"] is None:
+        return f"no ({row['ratio'] or '-'}, {row['evaluated']})"
+    return f"{row['reached_after_s']:.1f} s ({row['evaluated']})"
+
+
 def _shown(value: Fraction | None) -> str:
     return "-" if value is None else f"{float(value):.4f}"
 
@@ -88,17 +107,21 @@ def _shown(value: Fraction | None) -> str:
 def table(rows: list[dict], saved: bool = True, workers: int = 1) -> str:
     """``saved``: the search's instances were saved (the table names them)."""
     parts = []
-    calibration = [r for r in rows if r["kind"] == "calibration"]
+    calibration: dict = {}
+    for r in rows:
+        if r["kind"] == "calibration":
+            calibration.setdefault((r["heuristic"], r["machines"]), {})[r["strategy"]] = r
     if calibration:
-        lines = ["| heuristic | M | tight bound | reached | ratio found | first reached after | proven instances |",
-                 "|---|---:|---:|---|---:|---:|---:|"]
-        for r in sorted(calibration, key=lambda r: (r["heuristic"], r["machines"])):
-            hit = r["ratio"] is not None and Fraction(r["ratio"]) >= Fraction(r["target"])
-            after = "-" if r["reached_after_s"] is None else f"{r['reached_after_s']:.1f} s"
-            lines.append(f"| {r['heuristic']} | {r['machines']} | {r['target']} | {'yes' if hit else 'no'} "
-                         f"| {r['ratio']} | {after} | {r['evaluated']} |")
-        parts.append(f"Calibration on bounds known to be tight (P||Cmax, {CALIBRATION_BUDGET:g} s each, "
-                     f"`schedbench worst`'s defaults otherwise):\n\n" + "\n".join(lines))
+        shown = [x for x in STRATEGIES if any(x in by for by in calibration.values())]
+        lines = ["| heuristic | M | tight bound | " + " | ".join(f"{x}: reached after" for x in shown) + " |",
+                 "|---|---:|---:|" + "---:|" * len(shown)]
+        for (heuristic, machines), by in sorted(calibration.items()):
+            target = next(iter(by.values()))["target"]
+            lines.append(f"| {heuristic} | {machines} | {target} | "
+                         + " | ".join(_reached(by.get(x)) for x in shown) + " |")
+        parts.append(f"Calibration on bounds known to be tight (P||Cmax, `schedbench worst`'s limits and time limit, each "
+                     f"strategy stopped at the bound or after {CALIBRATION_BUDGET:g} s; in brackets, the proven "
+                     f"instances until then; \"no\": the best ratio found in the time):\n\n" + "\n".join(lines))
     ledger: dict = {}
     for r in rows:
         if r["kind"] == "ledger":
@@ -111,6 +134,10 @@ def table(rows: list[dict], saved: bool = True, workers: int = 1) -> str:
             a, b = by.get("anneal", {}), by.get("random", {})
             seeds = sorted(set(a) & set(b))
             if not seeds:
+                continue
+            if not a[seeds[0]].get("reached", True):
+                lines.append(f"| {family} | {key} | {a[seeds[0]]['source']} | not searched | not searched | - | - | - "
+                             f"| - | - | - |")
                 continue
             mine, theirs = _median([a[s] for s in seeds]), _median([b[s] for s in seeds])
             better = "-" if mine is None or theirs is None else ("yes" if mine >= theirs else "**no**")
@@ -127,7 +154,9 @@ def table(rows: list[dict], saved: bool = True, workers: int = 1) -> str:
                      f"{first['budget']:g} s of wall-clock time per run ({workers} run(s) at once on {os.cpu_count()} cores, CP-SAT "
                      f"with its default workers), {len({r['seed'] for r in rows if r['kind'] == 'ledger'})} seeds "
                      f"each ({LEDGER_LIMITS.max_jobs} jobs at most, values <= {LEDGER_LIMITS.max_value}; "
-                     f"\"-\": no instance the claim applies to was proven):\n\n" + "\n".join(lines))
+                     f"\"-\": no instance the claim applies to was proven; \"not searched\": no instance the search reaches "
+                     f"is covered by the claim, which is about one of the papers' constructions and checked on it "
+                     f"in its ledger):\n\n" + "\n".join(lines))
     return "\n\n".join(parts)
 
 
@@ -145,30 +174,25 @@ def main() -> None:
     args = parser.parse_args()
     tasks: list[tuple] = []
     if args.calibration:
-        tasks += [("calibration", h, m) for h, m in CALIBRATION]
+        tasks += [("calibration", h, m, strategy) for h, m in CALIBRATION for strategy in STRATEGIES]
     if args.ledgers:
         for family in args.families or families.names():
             ledger = families.ledger(family)
             tasks += [(family, claim.key, strategy, seed) for claim in (ledger.CLAIMS if ledger else ())
-                      for strategy in STRATEGIES for seed in range(args.seeds)]
-    key = lambda r: ("calibration", r["heuristic"], r["machines"]) if r["kind"] == "calibration" \
-        else (r["family"], r["claim"], r["strategy"], r["seed"])  # noqa: E731
-    rows = resume(args.results, set(tasks), key=key)
-    done = {key(r) for r in rows}
+                      for strategy in LEDGER_STRATEGIES for seed in range(args.seeds)]
+    rows = resume(args.results, set(tasks), key=task_of)
+    done = {task_of(r) for r in rows}
     failed = 0
-    with ProcessPoolExecutor(args.workers) as pool:
-        running = {pool.submit(run_task, task, args.budget): task for task in tasks if task not in done}
-        for future in as_completed(running):
-            name = " ".join(map(str, running[future]))
-            try:
-                row = future.result()
-            except Exception as error:  # one run's failure is reported; the others still count
-                failed += 1
-                print(f"{name} failed: {error!r}", file=sys.stderr)
-                continue
-            rows.append(row)
-            append_row(args.results, row)
-            print(name, row.get("ratio", row.get("worst")), file=sys.stderr)
+    for task, row in map_unordered(partial(run_task, budget=args.budget), [t for t in tasks if t not in done],
+                                   args.workers):
+        name = " ".join(map(str, task))
+        if isinstance(row, str):  # one run's failure is reported; the others still count
+            failed += 1
+            print(f"{name} failed: {row}", file=sys.stderr)
+            continue
+        rows.append(row)
+        append_row(args.results, row)
+        print(name, row.get("ratio", row.get("worst")), file=sys.stderr)
     if args.instances:
         save_worst(rows, args.instances)
     text = table(rows, saved=args.instances is not None, workers=args.workers)
@@ -179,12 +203,23 @@ def main() -> None:
         sys.exit(f"{failed} run(s) failed; the same command runs them again")
 
 
-def run_task(task: tuple, budget: float) -> dict:
-    """One calibration row or one ledger run, in a worker process."""
-    if task[0] == "calibration":
-        return calibration_row(*task[1:])
-    family, key, strategy, seed = task
-    return ledger_row(family, key, strategy, seed, budget)
+def task_of(row: dict) -> tuple:
+    """The task a finished row answers (the results file's key)."""
+    if row["kind"] == "calibration":
+        return "calibration", row["heuristic"], row["machines"], row["strategy"]
+    return row["family"], row["claim"], row["strategy"], row["seed"]
+
+
+def run_task(task: tuple, budget: float) -> tuple[tuple, dict | str]:
+    """One calibration row or one ledger run, in a worker process; a failure
+    comes back as its message."""
+    try:
+        if task[0] == "calibration":
+            return task, calibration_row(*task[1:])
+        family, key, strategy, seed = task
+        return task, ledger_row(family, key, strategy, seed, budget)
+    except Exception as error:  # reported by the parent, which goes on with the other runs
+        return task, repr(error)
 
 
 if __name__ == "__main__":

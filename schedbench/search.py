@@ -16,10 +16,11 @@ annealing with restarts, on the logarithm of the ratio). Chains restart
 on the Luby sequence; a chain starts a few moves away from the best
 instance so far (iterated local search) or at the best of a batch of
 fresh starts, in proportion to how well moves and fresh starts have paid
-so far (``_Yield``). A score of
-``math.inf`` (an unbounded ratio) ends the search. Every run is
-deterministic for its seed and its number of evaluations: a time budget
-cuts the same trajectory shorter or longer.
+so far for what they cost (``_Yield``). A score of
+``math.inf`` (an unbounded ratio) ends the search. A run given a number
+of evaluations is deterministic for its seed; under a time budget alone
+the shares follow the seconds each source has cost, so that a second of
+search finds as much as it can, and a run is not repeatable move for move.
 """
 
 import copy
@@ -42,7 +43,8 @@ from schedbench.model.fields import Size
 FIXED_KEYS = frozenset({"family", "format_version", "name", "meta"})
 STRATEGIES = ("anneal", "climb", "random")
 #: Moves without improvement before a chain restarts (from a new start or near
-#: the best): PATIENCE times the restart's term of the Luby sequence (1, 1, 2,
+#: the best), counted in mean evaluations' cost under a time budget:
+#: PATIENCE times the restart's term of the Luby sequence (1, 1, 2,
 #: 1, 1, 2, 4, ...), so that whatever an evaluation costs, most chains are
 #: short (as many starts as random sampling) and a few are long (as deep as
 #: a fixed long patience), within a factor of log of the best fixed one.
@@ -156,16 +158,19 @@ def mutate(data: dict, rng: random.Random, limits: Limits) -> dict:
 @dataclass
 class _Yield:
     """How often one source of instances (fresh starts, or moves) gave a new
-    best: the search gives fresh starts a larger share where they find more
-    per evaluation (the ratios of some families are heavy-tailed over
-    random instances and flat under small moves), moves where they do:
-    the share of chains that start near the best, and the size of the
-    batch of fresh starts before the others."""
+    best for what it cost: the search gives fresh starts a larger share where
+    they find more, moves where they do (the ratios of some families are
+    heavy-tailed over random instances and flat under small moves): the
+    share of chains that start near the best, and the size of the batch of
+    fresh starts before the others. The cost is an evaluation's seconds
+    under a time budget (moves may lead to instances far slower to solve
+    than fresh starts), one per proven instance under a count of them."""
     won: int = 0
-    tried: int = 0
+    spent: float = 0.0
 
-    def rate(self) -> float:
-        return (self.won + 1) / (self.tried + PRIOR_TRIES)
+    def rate(self, unit: float) -> float:
+        """New bests per unit of cost, from a prior of one in PRIOR_TRIES evaluations of ``unit`` each."""
+        return (self.won + 1) / (self.spent + PRIOR_TRIES * unit)
 
 
 def luby(i: int) -> int:
@@ -234,11 +239,13 @@ class Evaluator:
         self.cache: dict[str, Scored | None] = {}
         self.evaluated = self.skipped = 0
         self.proved_now = False  # whether the last call proved a score (not from the cache)
+        self.cached = False      # whether the last call was answered from the cache
 
     def __call__(self, data: dict) -> Scored | None:
         key = digest(data)
         self.proved_now = False
-        if key not in self.cache:
+        self.cached = key in self.cache
+        if not self.cached:
             self.cache[key] = self._score(data)
             self.proved_now = self.cache[key] is not None
         return self.cache[key]
@@ -260,10 +267,11 @@ class Evaluator:
 
 def search(start: Start, score: Score, size: Callable[[Any], Size], limits: Limits, seed: int = 0,
            strategy: str = "anneal", evaluations: int | None = None, budget: float | None = None,
-           shrink_result: bool = True) -> Found:
+           shrink_result: bool = True, stop_at: Fraction | None = None) -> Found:
     """Maximise ``score`` over instances within ``limits``, from starts drawn
     by ``start(rng, limits)`` (each restart at one scale of values, see ``_ladder``), until ``evaluations`` proven scores or ``budget`` seconds
-    (whichever comes first); the best instance is then shrunk to a smallest
+    (whichever comes first, or a ratio of ``stop_at``: a bound known to be
+    tight, when calibrating); the best instance is then shrunk to a smallest
     one with a ratio at least as large. With a budget, the search takes
     three quarters of it and the shrinking the rest (stopping there with the
     smallest instance reached)."""
@@ -279,58 +287,86 @@ def search(start: Start, score: Score, size: Callable[[Any], Size], limits: Limi
     found = Found(None, None)
     steps = restarts = 0
     sampling, moving = _Yield(), _Yield()
+    timed = evaluations is None   # costs in seconds; else in proven instances, so that a run is repeatable
 
     def more() -> bool:
         unbounded = found.scored is not None and found.scored.ratio == math.inf   # nothing is worse
+        if stop_at is not None and found.scored is not None and found.scored.ratio >= stop_at:
+            return False
         return time.monotonic() < deadline and (evaluations is None or evaluate.evaluated < evaluations) \
             and steps < 50 * (evaluations or math.inf) + 1000 and not unbounded
 
-    def consider(data: dict, scored: Scored | None, source: "_Yield") -> None:
-        source.tried += evaluate.proved_now  # an instance met again is no new try (nor a new best)
+    def unit() -> float:
+        """The mean cost of a proven instance so far (of a try, before any is
+        proven): moves that leave what the score judges cost next to nothing
+        and do not make the unit smaller."""
+        tries = evaluate.evaluated or evaluate.skipped
+        return max((sampling.spent + moving.spent) / tries, 1e-9) if timed and tries else 1.0
+
+    def fresh(scale: Limits) -> dict:
+        """A fresh start, the time it took charged to sampling (a claim's start may walk many moves)."""
+        began_at = time.perf_counter()
+        data = start(rng, scale)
+        if timed:
+            sampling.spent += time.perf_counter() - began_at
+        return data
+
+    def judge(data: dict, source: _Yield) -> tuple[Scored | None, float]:
+        """The score of ``data`` (kept if best), its cost charged to
+        ``source`` (its seconds, or one try when newly proven: an instance
+        met again is no new try, nor a new best), and what the move costs a
+        chain's patience: its seconds, a mean evaluation's when met again
+        (a chain circling known instances gives up as it did when moves
+        were counted), or one move."""
+        began_at = time.perf_counter()
+        scored = evaluate(data)
+        seconds = time.perf_counter() - began_at
+        source.spent += seconds if timed else evaluate.proved_now
+        cost = (unit() if evaluate.cached else seconds) if timed else 1.0
         if scored is not None and (found.scored is None or scored.ratio > found.scored.ratio):
             found.data, found.scored = data, scored
             found.trajectory.append((evaluate.evaluated, round(time.monotonic() - began, 3), str(scored.ratio)))
             source.won += 1
+        return scored, cost
 
     while more():
         scale = replace(limits, max_value=rng.choice(_ladder(limits.max_value)))
         if strategy == "random":
-            current = start(rng, scale)
-            consider(current, evaluate(current), sampling)
+            judge(fresh(scale), sampling)
             steps += 1
             continue
         restarts += 1
         patience = PATIENCE * luby(restarts)
-        if found.data is not None and rng.random() < moving.rate() / (moving.rate() + sampling.rate()):
+        moves, samples = moving.rate(unit()), sampling.rate(unit())
+        if found.data is not None and rng.random() < moves / (moves + samples):
             starts, source = [_kick(found.data, rng, scale)], moving
         else:  # the best of a batch of fresh starts, larger where sampling has found more than moving
-            batch = max(1, min(round(patience * sampling.rate() / moving.rate()), MAX_BATCH * patience))
-            starts, source = (start(rng, scale) for _ in range(batch)), sampling
+            batch = max(1, min(round(patience * samples / moves), MAX_BATCH * patience))
+            starts, source = (fresh(scale) for _ in range(batch)), sampling
         current, current_score = None, None
         for candidate in starts:
             if not more():
                 break
-            scored = evaluate(candidate)
+            scored, _ = judge(candidate, source)
             steps += 1
-            consider(candidate, scored, source)
             if scored is not None and (current_score is None or scored.ratio > current_score.ratio):
                 current, current_score = candidate, scored
         if current_score is None:
             continue
-        stale, temperature = 0, TEMPERATURE
-        while more() and stale < patience:
+        # the chain gives up after costing ``patience`` evaluations' worth without a gain
+        stale, temperature, patience_cost = 0.0, TEMPERATURE, patience * unit()
+        while more() and stale < patience_cost:
             candidate = mutate(current, rng, scale)
-            scored = evaluate(candidate)
+            scored, cost = judge(candidate, moving)
             steps += 1
             if scored is None:
-                stale += 1
+                stale += cost
                 continue
-            consider(candidate, scored, moving)
             gain = math.log(scored.ratio / current_score.ratio) if current_score.ratio > 0 < scored.ratio else 0.0
             if gain > 0:
-                stale = 0
+                stale = 0.0
             else:
-                stale += 1
+                stale += cost
             if gain >= 0 or (strategy == "anneal" and rng.random() < math.exp(gain / temperature)):
                 current, current_score = candidate, scored
             temperature = max(temperature * COOLING, 1e-4)

@@ -71,6 +71,14 @@ def test_worst_case_table_compares_medians_over_seeds():
     rows[0]["worst"] = "1/4"
     line = next(x for x in table(rows).splitlines() if x.startswith("| dssp | c |"))
     assert "| 0.2500 | 0.5000 | **no** | 0 of 3 | 0.5000 |" in line
+    construction = [{**row(x, seed, None), "claim": "k", "reached": False} for x in ("anneal", "random") for seed in range(3)]
+    line = next(x for x in table(rows + construction).splitlines() if x.startswith("| dssp | k |"))
+    assert "| not searched | not searched |" in line
+    calibration = [{"kind": "calibration", "heuristic": "lpt", "machines": 2, "strategy": strategy, "target": "7/6",
+                    "ratio": ratio, "reached_after_s": after, "evaluated": 50} for strategy, ratio, after in
+                   (("anneal", "7/6", 0.25), ("random", "9/8", None))]
+    line = next(x for x in table(calibration).splitlines() if x.startswith("| lpt | 2 |"))
+    assert line == "| lpt | 2 | 7/6 | 0.2 s (50) | no (9/8, 50) |"
 
 
 def test_frontier_grows_until_half_fail_and_resumes(tmp_path, monkeypatch):

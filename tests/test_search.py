@@ -8,10 +8,10 @@ from fractions import Fraction
 
 from schedbench.claims.user import Case, load
 from schedbench.instances.pcmax import search_start
-from schedbench.model import parse_instance
+from schedbench.model import instance_to_json, parse_instance
 from schedbench.model.pcmax import size
 from schedbench.search import Limits, Scored, luby, mutate, search, smaller
-from schedbench.worst import worst
+from schedbench.worst import draw_start, json_start, ratio_score, worst
 
 from conftest import REPO, run_cli
 
@@ -61,6 +61,13 @@ def test_random_sampling_only_draws_fresh_starts():
     assert found.data in drawn and found.evaluated <= len(drawn)
 
 
+def test_the_search_stops_at_a_known_tight_bound():
+    """Asked for 10^5 evaluations, it stops at 2 - 1/2, reached within the first 1,500 (above)."""
+    stopped = search(json_start("pcmax"), ratio_score("pcmax", "list", "makespan", 5.0), size, Limits((2, 2), 6, 6),
+                     evaluations=10**5, stop_at=Fraction(3, 2), shrink_result=False)
+    assert stopped.scored.ratio == Fraction(3, 2) and stopped.evaluated < 5000
+
+
 def test_restarts_follow_the_luby_sequence():
     assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
 
@@ -86,6 +93,65 @@ def test_where_moves_never_find_a_better_instance_the_search_samples():
         starts.clear()
         found = search(start, score, size, Limits((2, 2), 6, 9), seed=seed, evaluations=3000, shrink_result=False)
         assert len(starts) >= 0.6 * found.evaluated, (seed, len(starts), found.evaluated)  # 1% with moves paid as much
+
+
+def test_under_a_time_budget_moves_to_slow_instances_lose_their_share():
+    """Moved instances as good per evaluation as fresh starts but 200 times
+    slower to score: under a time budget the search charges each source its
+    seconds and spends most of them on fresh starts (a chain on slow
+    instances gives up after a few evaluations' worth of time; one move a
+    chain is the floor); counted in evaluations, moves keep a large share."""
+    import time
+
+    def start(rng, limits):
+        return {"family": "pcmax", "format_version": 1, "machines": 2, "name": "fresh",
+                "jobs": [rng.randint(1, limits.max_value) for _ in range(4)]}
+
+    slow: list[float] = []
+
+    def score(instance):
+        if instance.name != "fresh":  # a moved instance keeps no name
+            began = time.monotonic()
+            time.sleep(0.01)
+            slow.append(time.monotonic() - began)
+        return Scored(Fraction(random.Random(str(instance.jobs)).randint(2, 10**6), 10**6))
+
+    found = search(start, score, size, Limits((2, 2), 6, 30), seed=1, budget=3.0, shrink_result=False)
+    assert sum(slow) < 0.5 * 3.0 and len(slow) < 0.02 * found.evaluated, (sum(slow), len(slow), found.evaluated)
+    slow.clear()
+    found = search(start, score, size, Limits((2, 2), 6, 30), seed=1, evaluations=400, shrink_result=False)
+    assert len(slow) > 0.25 * found.evaluated, (len(slow), found.evaluated)
+
+
+def test_a_claim_beyond_the_starts_setting_is_searched_from_a_walk_and_a_constructions_is_not():
+    """MOSP's start gives each organization one machine; the claim on several
+    machines each is searched from starts that moves reach. A claim about one
+    of the papers' constructions covers nothing a move reaches."""
+    from schedbench import families
+    from schedbench.claims.user import claim_start
+
+    claims = {c.key: c for c in families.ledger("mosp").CLAIMS}
+    limits = Limits(None, 10, 9)
+    assert not claims["mosp.graham.ext"].applies(draw_start("mosp", random.Random(4), limits))
+    start = claim_start("mosp", claims["mosp.graham.ext"], limits)
+    rng = random.Random(4)
+    for _ in range(10):
+        instance = parse_instance(start(rng, limits))
+        assert claims["mosp.graham.ext"].applies(instance) and families.size(instance).jobs <= 10
+    assert claim_start("mosp", claims["mosp.prop1"], limits) is None
+
+
+def test_an_instance_moved_by_the_search_is_still_covered_by_the_workflow_optimum_claims():
+    """A move drops the generator's name; the claims against the optimum judge
+    the instance itself (the bug was: moves never scored, the search fell behind random)."""
+    from schedbench import families
+
+    claims = {c.key: c for c in families.ledger("workflow").CLAIMS}
+    moved = mutate(instance_to_json(draw_start("workflow", random.Random(2), Limits(None, 9, 9))), random.Random(2),
+                   Limits(None, 9, 9))
+    instance = parse_instance(moved)
+    assert not instance.meta and claims["workflow.opt.pslr"].applies(instance)
+    assert not claims["workflow.class.pslr"].applies(instance)
 
 
 def test_an_unproven_instance_is_skipped_never_scored():
@@ -189,6 +255,17 @@ def test_the_tutorial_claim_file_holds_one_claim_and_breaks_the_other(tmp_path):
     claims = load(TUTORIAL).claims
     assert all(c.check(Case(parse_instance({"family": "pcmax", "format_version": 1, "machines": 2,
                                             "jobs": [3, 3, 2, 2, 2]}))).holds for c in claims)
+
+
+def test_a_claim_no_move_reaches_is_reported_not_searched(tmp_path):
+    (tmp_path / "construction.py").write_text(
+        "from schedbench.claims import PROJECT, Check, Claim\nFAMILY = 'pcmax'\n"
+        "CLAIMS = [Claim('only.x', 's', lambda i: i.meta.get('construction') == 'x', lambda c: Check(True, None), PROJECT),\n"
+        "          Claim('any', 's', lambda i: True, lambda c: Check(True, None), PROJECT)]\n")
+    out = run_cli("claims", "check", str(tmp_path / "construction.py"), "--instances", "3", "--search", "1",
+                  "--machines", "2", "--max-jobs", "5", "--out", str(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert "only.x: not searched" in out.stdout and "any: search saw" in out.stdout
 
 
 def test_a_bad_claim_file_is_one_line_naming_it(tmp_path):

@@ -63,7 +63,9 @@ def test_shrinking_steps_are_smaller_valid_instances():
                       sum(j.arrival for j in i.jobs))
     assert all(size(s) != size(inst) and all(a <= b for a, b in zip(size(s), size(inst))) for s in steps)
     assert list(smaller_instances(starvation_stream(300))) == []  # constructions stay as they are
-    assert list(smaller_instances(replace(inst, meta={}))) == []
+    assert list(smaller_instances(replace(inst, meta={"generator": "workflow-synthetic"}))) == []
+    assert list(smaller_instances(replace(inst, meta={"generator": "workflow-swf"}))) == []
+    assert list(smaller_instances(replace(inst, meta={})))  # moved by the search: no generator, still a random instance
 
 
 def test_bounds_command_prints_the_ledger_and_the_ratio_table(tmp_path):

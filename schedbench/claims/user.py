@@ -28,7 +28,7 @@ from schedbench.errors import InstanceError, NotProven, UserInputError
 from schedbench.model import instance_to_json, parse_instance
 from schedbench.result import OPTIMAL
 from schedbench.schedule import Schedule
-from schedbench.search import Limits, Scored, search, smaller
+from schedbench.search import Limits, Scored, Start, mutate, search, smaller
 from schedbench.solvers import solve
 from schedbench.user_code import import_file
 from schedbench.worst import draw_start, json_start
@@ -151,6 +151,54 @@ def _smaller_instances(instance) -> Iterable:
             continue
 
 
+#: Fresh starts drawn to learn whether the family's start covers a claim by
+#: itself (a start is then redrawn until it does: cheaper than moving it) or
+#: only after moves (a start is then walked).
+PROBE_DRAWS = 20
+#: Walks, and moves a walk, before a claim is judged to cover no instance the
+#: search reaches (a claim about one construction: its ledger checks it on
+#: the construction; a search has nothing to move).
+START_DRAWS, START_WALK = 50, 20
+
+
+def claim_start(family: str, claim: Claim, limits: Limits) -> Start | None:
+    """Starts the claim covers: the family's start, redrawn until the claim
+    covers it, or, where no start of a probe's ``PROBE_DRAWS`` does, the first
+    instance a walk of random moves from a start reaches that the claim
+    covers (a claim beyond the start's setting, several machines an
+    organization say, is searched from there). None when none of
+    ``START_DRAWS`` walks of a probe meets the claim."""
+    begin = json_start(family)
+
+    def covered(data: dict) -> bool:
+        try:
+            instance = parse_instance(data)
+        except (InstanceError, UserInputError):
+            return False
+        return limits.admit(families.size(instance)) and bool(claim.applies(instance))
+
+    def starts(draws: int, walk: int) -> Start:
+        def start(rng: random.Random, scale: Limits) -> dict:
+            """A covered start; after ``draws`` draws (and their walks) in vain, the
+            last instance met (scored None, as any instance the claim does not cover)."""
+            for _ in range(draws):
+                data = begin(rng, scale)
+                if covered(data):
+                    return data
+                for _ in range(walk):
+                    data = mutate(data, rng, scale)
+                    if covered(data):
+                        return data
+            return data
+        return start
+
+    probe = random.Random(0)
+    if any(covered(begin(probe, limits)) for _ in range(PROBE_DRAWS)):
+        return starts(START_DRAWS * START_WALK, 0)
+    walked = starts(START_DRAWS, START_WALK)
+    return walked if covered(walked(probe, limits)) else None
+
+
 def claim_score(claim: Claim, make_case: Callable[[Any], Any]) -> Callable[[Any], Scored | None]:
     """observed / bound on one instance (a yes-or-no claim scores 0 when it
     holds and 2 when it fails, for the search only), or None where the claim
@@ -174,24 +222,30 @@ class Searched:
     evaluated: int
     worst: Fraction | None   # observed / bound at the search's best; None for a yes-or-no claim
     violated: bool
+    reached: bool = True     # False: no instance the search reaches is covered by the claim (not searched)
 
 
 def check_file(claim_file: ClaimFile, count: int, seed: int, limits: Limits, search_seconds: float,
                time_limit: float, out_dir: Path, progress: Callable | None = None
                ) -> tuple[list[Tally], dict[str, Searched]]:
     """Every claim on ``count`` instances, then ``search_seconds`` of
-    adversarial search shared among the claims (its best instance joins
-    the tally); violations shrunk and saved."""
+    adversarial search shared among the claims the search can reach (its
+    best instance joins the tally); violations shrunk and saved."""
     make_case = lambda inst: Case(inst, time_limit)  # noqa: E731
     tallies = run_ledger(claim_file.claims, claim_file.instances(count, seed, limits), make_case,
                          _smaller_instances, instance_to_json, out_dir, progress)
     searched: dict[str, Searched] = {}
     if search_seconds <= 0:
         return tallies, searched
+    starts = {t.claim.key: claim_start(claim_file.family, t.claim, limits) for t in tallies}
+    share = search_seconds / max(1, sum(start is not None for start in starts.values()))
     for tally in tallies:
+        start = starts[tally.claim.key]
+        if start is None:
+            searched[tally.claim.key] = Searched(0, None, False, reached=False)
+            continue
         score = claim_score(tally.claim, make_case)
-        found = search(json_start(claim_file.family), score, families.size, limits, seed,
-                       budget=search_seconds / len(tallies), shrink_result=False)
+        found = search(start, score, families.size, limits, seed, budget=share, shrink_result=False)
         check: Check | None = None if found.scored is None else found.scored.numbers["check"]
         searched[tally.claim.key] = Searched(found.evaluated, None if check is None else check.ratio,
                                              check is not None and not check.holds)

@@ -105,8 +105,16 @@ def stream(lone: str) -> Callable[[WorkflowInstance], bool]:
 
 
 LONE = ("long", "short", "wide")
-small = generated_by("workflow-small")
 transient = generated_by("workflow-synthetic")
+
+
+def small(inst: WorkflowInstance) -> bool:
+    """A small random instance: drawn by ``workflow-small``, or without a
+    generator's name, as an instance the adversarial search moved (a move
+    drops the meta); not a §3 construction, a trace or an overload workload."""
+    return inst.meta.get("generator", "workflow-small") == "workflow-small" and not inst.meta.get("construction")
+
+
 PAPER_CLASSES = {"fifo-task": 1, "fifo-job": 1, "lrtf": 1, "srtf": 2, "pslr": 3}
 
 CLAIMS = [

@@ -74,7 +74,8 @@ def ledger(family, count, seed, solver, time_limit, out) -> None:
 @click.option("--instances", "count", type=click.IntRange(min=0), default=200, show_default=True,
               help="Random instances (the file's own instances(count, seed), else the family's search start).")
 @click.option("--search", "search_seconds", type=click.FloatRange(min=0), default=0.0, show_default=True,
-              help="Seconds of adversarial search after them, shared among the claims.")
+              help="Seconds of adversarial search after them, shared among the claims it can reach "
+                   "(from starts the claim covers; a claim about one construction is not searched).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--machines", help="M or A-B: the machines of random and searched instances.")
 @click.option("--max-jobs", type=click.IntRange(min=1), default=12, show_default=True)
@@ -97,6 +98,12 @@ def check(file, count, search_seconds, seed, machines, max_jobs, max_value, time
                                        progress=bar.update)
     click.echo(table(tallies))
     for key, seen in searched.items():
+        if not seen.reached:
+            click.echo(f"{key}: not searched: no instance the search reaches is covered by the claim")
+            continue
+        if seen.evaluated == 0:
+            click.echo(f"{key}: the search proved no instance the claim covers")
+            continue
         worst = ("violated" if seen.violated else "held") if seen.worst is None else f"{float(seen.worst):.4f}"
         click.echo(f"{key}: search saw {seen.evaluated} proven instances, worst observed/bound {worst}")
     _counterexamples(tallies)
