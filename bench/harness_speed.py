@@ -1,17 +1,20 @@
 """Harness throughput: cells per second for a pure-heuristic grid and an
 exact-solver grid, with 1 and 2 local workers, each into a fresh store.
 
-``python -m schedbench.bench.harness_speed [--seeds N]``. The time includes
+``python -m schedbench.bench.harness_speed [--seeds N] [--out FILE]``. The time includes
 building each instance, validating every schedule, the exact metrics and
 one store transaction per instance, which is what a user's grid pays.
 """
 
 import argparse
+import os
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 from schedbench.bench.experiment import parse
+from schedbench.bench.results_log import write_generated
 from schedbench.bench.runner import run_experiment
 from schedbench.bench.store import Store
 
@@ -50,15 +53,20 @@ def measure(data: dict, workers: int) -> tuple[int, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=200, help="instances per heuristic grid (exact: a quarter)")
+    parser.add_argument("--out", type=Path, help="also write the table (Markdown) to this file")
     args = parser.parse_args()
-    print("| grid | workers | cells | seconds | cells/s |")
-    print("|---|---:|---:|---:|---:|")
+    lines = ["| grid | workers | cells | seconds | cells/s |", "|---|---:|---:|---:|---:|"]
     for data in grids(2).values():   # imports and first solves paid before any clock starts
         measure({**data, "name": "warm-up"}, 1)
     for label, data in grids(args.seeds).items():
         for workers in (1, 2):
             cells, elapsed = measure(data, workers)
-            print(f"| {label} | {workers} | {cells} | {elapsed:.1f} | {cells / elapsed:,.1f} |", flush=True)
+            lines.append(f"| {label} | {workers} | {cells} | {elapsed:.1f} | {cells / elapsed:,.1f} |")
+            print(lines[-1], flush=True)
+    if args.out:
+        write_generated(args.out, "python -m schedbench.bench.harness_speed " + " ".join(sys.argv[1:]),
+                        f"{args.seeds} instances a heuristic grid, {max(1, args.seeds // 4)} an exact one, on "
+                        f"{os.cpu_count()} cores:\n\n" + "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
     python -m schedbench.bench.mosp_solvers [--per-cell 8] [--time-limit 10]
     ... --organizations 3 --jobs 10    # a smaller grid
     ... --results run.jsonl    # one line per (instance, solver) as it finishes; a rerun skips the ones done
+    ... --out FILE             # also write the table, headed by the command
 
 For N organizations (one machine each) and n jobs, the paper's §6 workload
 (Zipf(1.4267) owners) but with lengths U[1,20] instead of U[1,1000], so the
@@ -12,6 +13,7 @@ local objective cmax / sum_ci, not selfish / selfish. Prints per cell and
 solver the share closed by bounds and heuristics alone (the same for both:
 no model runs), the share proven optimal within the time limit and the
 median time.
+A MILP past its size cap is counted as such, not solved.
 Every schedule is validated, and wherever a solver proves optimality the
 other must agree: the same optimum, no better schedule, no higher bound
 (any failure aborts with the instance name).
@@ -19,22 +21,25 @@ other must agree: the same optimum, no better schedule, no higher bound
 
 import argparse
 import statistics
+import sys
 from fractions import Fraction
 from operator import itemgetter
 from pathlib import Path
 
 from tqdm import tqdm
 
-from schedbench.bench.results_log import append_row, resume
+from schedbench.bench.results_log import append_row, resume, write_generated
+from schedbench.errors import ModelTooLarge
+from schedbench.families import violations
 from schedbench.instances.mosp import paper_workload
 from schedbench.model.mosp import MospInstance
 from schedbench.result import OPTIMAL
 from schedbench.solvers import settings, solve
-from schedbench.families import violations
 
 VARIANTS = [("cmax", False), ("sum_ci", False), ("cmax", True), ("sum_ci", True)]
 SOLVERS = ("cpsat", "milp")
 KEY = itemgetter("instance", "solver")
+TOO_LARGE = "too-large"
 
 
 def cell_instances(organizations: int, jobs: int, count: int, high: int) -> list[tuple[str, MospInstance]]:
@@ -49,7 +54,12 @@ def cell_instances(organizations: int, jobs: int, count: int, high: int) -> list
 
 
 def solve_row(label: str, inst: MospInstance, solver: str, time_limit: float) -> dict:
-    result = solve(inst, "makespan", solver, time_limit)
+    """One solve; a model past the MILP's size cap is a row of its own (status ``too-large``)."""
+    try:
+        result = solve(inst, "makespan", solver, time_limit)
+    except ModelTooLarge:
+        return {"instance": label, "N": inst.n_organizations, "n": len(inst.lengths), "solver": solver,
+                "status": TOO_LARGE, "objective": None, "bound": None, "method": None, "seconds": 0.0}
     if result.schedule is not None and (broken := violations(inst, result.schedule, "makespan")):
         raise AssertionError(f"{label}: {solver} returned an invalid schedule: {broken[0]}")
     return {"instance": label, "N": inst.n_organizations, "n": len(inst.lengths), "solver": solver,
@@ -84,13 +94,16 @@ def table(rows: list[dict]) -> str:
     groups: dict[tuple[int, int, str], list[dict]] = {}
     for row in rows:
         groups.setdefault((row["N"], row["n"], row["solver"]), []).append(row)
-    lines = ["| N | n | solver | closed by bounds | proven optimal | median s |", "|---:|---:|---|---:|---:|---:|"]
+    lines = ["| N | n | solver | closed by bounds | proven optimal | model too large | median s |",
+             "|---:|---:|---|---:|---:|---:|---:|"]
     for (organizations, jobs, solver), cell in sorted(groups.items()):
         bounds = sum(row["method"] == "bounds" for row in cell)
         proven = sum(row["status"] == OPTIMAL for row in cell)
-        median = statistics.median(row["seconds"] for row in cell)
+        large = sum(row["status"] == TOO_LARGE for row in cell)
+        solved = [row["seconds"] for row in cell if row["status"] != TOO_LARGE]
+        median = f"{statistics.median(solved):.2f}" if solved else "-"
         lines.append(f"| {organizations} | {jobs} | {solver} | {bounds}/{len(cell)} | {proven}/{len(cell)} | "
-                     f"{median:.2f} |")
+                     f"{large}/{len(cell)} | {median} |")
     return "\n".join(lines)
 
 
@@ -102,6 +115,7 @@ def main() -> None:
     parser.add_argument("--jobs", default="10,20,30", help="values of n (cells with n < N are skipped)")
     parser.add_argument("--high", type=int, default=20, help="lengths U[1, HIGH]")
     parser.add_argument("--results", type=Path, help="JSON lines of finished solves; resumed from if present")
+    parser.add_argument("--out", type=Path, help="also write the table (Markdown) to this file")
     args = parser.parse_args()
     instances = [item for organizations in map(int, args.organizations.split(","))
                  for jobs in map(int, args.jobs.split(",")) if jobs >= organizations
@@ -116,11 +130,13 @@ def main() -> None:
         append_row(args.results, row)
         check_agreement(rows)  # abort at the first disagreement, not after the whole grid
     agreed = check_agreement(rows)
-    print(f"{len(tasks)} solves ({len(tasks) - len(todo)} resumed); CP-SAT workers: {settings.CPSAT_WORKERS}; "
-          f"time limit {args.time_limit} s per solve; {args.per_cell} instances per cell; lengths U[1,{args.high}], "
-          f"Zipf(1.4267) owners, one machine per organization; objective makespan under the local constraints")
-    print(table(rows))
-    print(f"CP-SAT and MILP agree on all {agreed} instances both proved optimal")
+    text = (f"{len(tasks)} solves; CP-SAT workers: {settings.CPSAT_WORKERS}; "
+            f"time limit {args.time_limit:g} s per solve; {args.per_cell} instances per cell; lengths U[1,{args.high}], "
+            f"Zipf(1.4267) owners, one machine per organization; objective makespan under the local constraints.\n\n"
+            f"{table(rows)}\n\nCP-SAT and MILP agree on all {agreed} instances both proved optimal.\n")
+    print(text)
+    if args.out:
+        write_generated(args.out, "python -m schedbench.bench.mosp_solvers " + " ".join(sys.argv[1:]), text)
 
 
 if __name__ == "__main__":

@@ -2,16 +2,21 @@
 core, schedule included (FAIRCAMP §VII and OStrich §6 workloads of 10^4
 jobs). The FAIRCAMP Fig. 4 experiment itself is bench/experiments/faircamp_fig4.toml.
 
-    python -m schedbench.bench.simulation_speed
+    python -m schedbench.bench.simulation_speed [--out FILE]
 """
 
+import argparse
 import math
+import sys
 import time
+from pathlib import Path
 
+from schedbench.bench.results_log import write_generated
 from schedbench.heuristics.faircamp import faircamp
 from schedbench.heuristics.fcfs import fcfs
 from schedbench.heuristics.ostrich import ostrich
 from schedbench.instances.campaign import faircamp_paper, ostrich_paper
+
 
 def speed(repeats: int = 5) -> list[tuple[str, str, float]]:
     """Best-of-``repeats`` jobs per second of each simulator on one core."""
@@ -30,10 +35,16 @@ def speed(repeats: int = 5) -> list[tuple[str, str, float]]:
 
 
 def main() -> None:
-    print("Simulation speed (best of 5 runs, one core, 10^4 jobs, schedule included)")
-    print("| workload | algorithm | jobs/s |\n|---|---|---:|")
-    for label, name, rate in speed():
-        print(f"| {label} | {name} | {rate:,.0f} |")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--out", type=Path, help="also write the table (Markdown) to this file")
+    args = parser.parse_args()
+    lines = ["Best of 5 runs, one core, 10^4 jobs, schedule included:", "",
+             "| workload | algorithm | jobs/s |", "|---|---|---:|"]
+    lines += [f"| {label} | {name} | {rate:,.0f} |" for label, name, rate in speed()]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if args.out:
+        write_generated(args.out, "python -m schedbench.bench.simulation_speed " + " ".join(sys.argv[1:]), text)
 
 
 if __name__ == "__main__":

@@ -140,3 +140,15 @@ def test_every_frontier_line_builds_its_first_and_last_step():
     for line in frontier.lines():
         for step in (0, len(line["steps"]) - 1):
             assert frontier.instance(line, step, 0).family
+
+
+def test_experiment_timing_estimates_the_full_run_from_its_batches():
+    from pathlib import Path
+
+    from schedbench.bench.experiment_timing import table
+
+    batches = [{"batch": 1, "cells": 400, "seconds": 30.0, "statuses": {"feasible": 400}, "no_value": 0},
+               {"batch": 17, "cells": 400, "seconds": 18.0, "statuses": {"feasible": 399, "error": 1}, "no_value": 2}]
+    text = table(Path("bench/experiments/x.toml"), 50, 2, batches)
+    assert "| 17/50 | 400 | 18.0 | 22.2 | 1 error, 399 feasible | 2 |" in text
+    assert "50 x the mean batch (24.0 s): **20.0 minutes**" in text
