@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 from schedbench.bench.results_log import write_generated
@@ -34,10 +35,7 @@ def run_batch(experiment: Path, batch: int, of: int, workers: int) -> dict:
         seconds = time.perf_counter() - began
         with Store(store, create=False) as db:
             rows = list(db.rows())
-    statuses: dict[str, int] = {}
-    for row in rows:
-        statuses[row["status"]] = statuses.get(row["status"], 0) + 1
-    return {"batch": batch, "cells": len(rows), "seconds": seconds, "statuses": statuses,
+    return {"batch": batch, "cells": len(rows), "seconds": seconds, "statuses": Counter(row["status"] for row in rows),
             "no_value": sum(row["value"] is None for row in rows)}
 
 
