@@ -13,6 +13,7 @@ per-process cache of proven optima answers the second and later tasks.
 """
 
 import json
+import multiprocessing
 import platform
 import subprocess
 from collections.abc import Callable, Iterator
@@ -109,7 +110,11 @@ def map_unordered(function: Callable, items: list, workers: int = 1, client: Any
     """``function(item)`` of every item, yielded as each finishes: in this
     process (``workers`` 1), on ``workers`` local processes, or on a
     connected Dask ``client``. At most 2 x workers + 2 items are in flight,
-    which bounds what a kill loses (and memory)."""
+    which bounds what a kill loses (and memory).
+
+    Local workers are spawned, not forked: a child forked from a process
+    whose CP-SAT threads hold locks (a notebook, or pytest, that solved
+    before) can hang in its first solve."""
     if client is not None:
         from distributed import wait as dask_wait
 
@@ -119,7 +124,7 @@ def map_unordered(function: Callable, items: list, workers: int = 1, client: Any
     elif workers == 1:
         yield from map(function, items)
     else:
-        with ProcessPoolExecutor(workers) as pool:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
             yield from _drain(items, partial(pool.submit, function),
                               lambda pending: wait(pending, return_when=FIRST_COMPLETED), _window(workers))
 

@@ -16,8 +16,8 @@ def solver(request):
     return request.param
 
 
-#: Commands that start worker processes (a pool forked from pytest's
-#: process could inherit its threads' locks and its caches): always a subprocess.
+#: Commands that start worker processes run as a user runs them, in a
+#: subprocess: the kill tests need one, and its workers import everything afresh.
 POOLED = ("run", "worst")
 
 
