@@ -38,6 +38,7 @@ from schedbench.result import INFEASIBLE, OPTIMAL
 OPT, BEST, BESTDUAL, INFEASIBLE_STATUS = "opt", "best", "bestdual", "infeasible"
 STATUSES = (OPT, BEST, BESTDUAL, INFEASIBLE_STATUS)
 SETTLED = (OPT, INFEASIBLE_STATUS)  # statuses that no new result can change
+OPEN_AFTER = 600.0  # seconds per backend without a proof that make an unsettled entry an open instance
 BACKENDS = ("cpsat", "milp")
 CHEAP_BOUND = "lower-bound"  # the source name of families.lower_bound (an upper bound when maximised)
 HEADER = ("instance", "family", "objective", "status", "value", "bound", "solvers", "time_limit", "instance_hash")
@@ -58,7 +59,10 @@ def default_table() -> Path:
 class Entry:
     """One row of the table; ``instance`` is the file's path relative to the
     table's folder, ``instance_hash`` the sha256 of the instance it certifies
-    (the store's instance hash): a file edited since is not that instance."""
+    (the store's instance hash): a file edited since is not that instance.
+    ``time_limit``: per backend, of the run that settled the entry, or of
+    the longest run that did not (an unsettled entry tried at
+    ``OPEN_AFTER`` seconds or more is an open instance)."""
 
     instance: str
     family: str
@@ -260,10 +264,17 @@ def merge(old: Entry | None, fresh: Sequence[Evidence], instance: str, family: s
     if found is None:
         return old
     status, value, bound, solvers = found
-    entry = Entry(instance, family, objective, status, value, bound, solvers, time_limit)
+    tried = time_limit if old is None or status in SETTLED else max(old.time_limit, time_limit)
     if old is not None and (old.status, old.value, old.bound) == (status, value, bound):
-        return old  # nothing learnt: keep its provenance
-    return entry
+        return replace(old, time_limit=tried)  # nothing learnt but how long it resisted: the rest of its provenance stays
+    return Entry(instance, family, objective, status, value, bound, solvers, tried)
+
+
+def is_open(entry: Entry) -> bool:
+    """A gap between value and bound still there after ``OPEN_AFTER`` seconds
+    per backend: a challenge just beyond the frontier. (A ``best`` entry
+    whose value equals its bound has one proof and waits for the second.)"""
+    return entry.status not in SETTLED and entry.time_limit >= OPEN_AFTER and entry.value != entry.bound
 
 
 @dataclass

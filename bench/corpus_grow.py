@@ -2,6 +2,7 @@
 
     python -m schedbench.bench.corpus_grow --family campaign [--steps 8] [--seeds 10]
         [--time-limit 10] [--workers 2 | --cluster ADDRESS]
+    python -m schedbench.bench.corpus_grow --open 24 [--workers 2]
     python -m schedbench.bench.corpus_grow --summary docs/results/corpus.md
 
 The instances are the frontier benchmark's (``bench/frontiers.toml``): for
@@ -15,16 +16,26 @@ those lines, with both backends, on the process pool or a Dask cluster.
 Files already there are not written again, and pairs already settled
 (``opt``, ``infeasible``) are not solved again, so a stopped run resumes. With local workers, each runs CP-SAT on one thread (two solves
 on two cores, as the frontier measures).
+
+``--open N`` tries N unsettled entries again at ``OPEN_AFTER`` (600) s per
+backend: those with the largest relative gap between value and bound, taken
+in turn from each family, that have not had that long yet. What resists is
+an open instance, a challenge just beyond the frontier (value and bound
+recorded); what is proven joins the certified ones.
 """
 
 import argparse
 import hashlib
 import json
+import os
 import sys
+from fractions import Fraction
+from itertools import chain, zip_longest
 from pathlib import Path
 
 from schedbench import families
-from schedbench.bench.corpus import SETTLED, certify, corpus_dir, default_table, read_table, status_counts
+from schedbench.bench.corpus import (OPEN_AFTER, SETTLED, Entry, certify, corpus_dir, default_table, is_open,
+                                     read_table, status_counts)
 from schedbench.bench.frontier import instance, lines, params_at, seed_at
 from schedbench.bench.results_log import write_generated
 from schedbench.errors import UserInputError
@@ -71,6 +82,39 @@ def write_stream(line: dict, steps: int, seeds: int, folder: Path) -> list[Path]
     return paths
 
 
+def open_candidates(count: int) -> list[Entry]:
+    """The ``count`` entries with a gap between value and bound not yet tried
+    for ``OPEN_AFTER`` seconds, the largest relative gap first (no bound:
+    the largest), taken in turn from each family so that every family with
+    one gets its share."""
+    per_family: dict[str, list[Entry]] = {}
+    for entry in read_table(default_table()).values():
+        if entry.status not in SETTLED and entry.value != entry.bound and entry.time_limit < OPEN_AFTER:
+            per_family.setdefault(entry.family, []).append(entry)
+    for entries in per_family.values():
+        entries.sort(key=lambda e: (-_gap(e), e.instance, e.objective))
+    turns = chain.from_iterable(zip_longest(*(per_family[f] for f in sorted(per_family))))
+    return [e for e in turns if e is not None][:count]
+
+
+def _gap(entry: Entry) -> Fraction | float:
+    if entry.value is None or entry.bound is None:
+        return float("inf")
+    return abs(entry.value - entry.bound) / max(abs(entry.value), abs(entry.bound), Fraction(1))
+
+
+def try_open(count: int, time_limit: float, workers: int, cluster: str | None) -> None:
+    """Solve ``open_candidates(count)`` again at ``time_limit`` s per backend, grouped by (family, objective)."""
+    groups: dict[tuple[str, str], list[Path]] = {}
+    for entry in open_candidates(count):
+        groups.setdefault((entry.family, entry.objective), []).append(default_table().parent / entry.instance)
+    for (_, objective), paths in sorted(groups.items()):
+        report = certify(paths, (objective,), time_limit, default_table(), workers=workers, cluster=cluster,
+                         again=False)
+        for refused in report.refused:
+            print(f"refused {refused}", file=sys.stderr)
+
+
 def summary() -> str:
     """Per family: instance files, entries by status, and the instances
     certified (an ``opt`` or ``infeasible`` entry) with their sizes (jobs)."""
@@ -79,7 +123,8 @@ def summary() -> str:
     table = read_table(default_table())
     counted = status_counts(table)
     rows = ["| family | instances | " + " | ".join(f"{s} entries" for s in STATUSES)
-            + " | instances certified (opt or infeasible) | their jobs (min-max) |", "|---|" + "---:|" * (len(STATUSES) + 3)]
+            + f" | open (unsettled after {OPEN_AFTER:g} s) | instances certified (opt or infeasible) | their jobs (min-max) |",
+            "|---|" + "---:|" * (len(STATUSES) + 4)]
     for folder in sorted(p for p in corpus_dir().iterdir() if p.is_dir()):
         entries = [e for e in table.values() if e.family == folder.name]
         counts = counted.get(folder.name, {})
@@ -87,7 +132,8 @@ def summary() -> str:
         jobs = [families.size(load(default_table(), e)).jobs for e in certified.values()]
         span = f"{min(jobs)}-{max(jobs)}" if jobs else "-"
         rows.append(f"| {folder.name} | {len(list(folder.glob('*.json')))} | "
-                    + " | ".join(str(counts.get(s, 0)) for s in STATUSES) + f" | {len(certified)} | {span} |")
+                    + " | ".join(str(counts.get(s, 0)) for s in STATUSES)
+                    + f" | {sum(map(is_open, entries))} | {len(certified)} | {span} |")
     return "\n".join(rows) + "\n"
 
 
@@ -97,7 +143,9 @@ def main() -> None:
     parser.add_argument("--family")
     parser.add_argument("--steps", type=int, default=8, help="the first STEPS steps of each line")
     parser.add_argument("--seeds", type=int, default=10, help="instances per step")
-    parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per backend per pair")
+    parser.add_argument("--open", type=int, metavar="N", help=f"try N unsettled entries at {OPEN_AFTER:g} s (see above)")
+    parser.add_argument("--time-limit", type=float, help=f"seconds per backend per pair (default 10; {OPEN_AFTER:g} "
+                                                        "with --open, at least that)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--cluster", default=None, help="a Dask scheduler address instead of local workers")
     args = parser.parse_args()
@@ -105,16 +153,24 @@ def main() -> None:
         write_generated(args.summary, "python -m schedbench.bench.corpus_grow --summary docs/results/corpus.md",
                         summary())
         return
+    os.environ["SCHEDBENCH_CPSAT_WORKERS"] = "1"  # read by each worker process's settings
+    settings.CPSAT_WORKERS = 1                     # and by this one's (--workers 1)
+    if args.open is not None:
+        limit = OPEN_AFTER if args.time_limit is None else args.time_limit
+        if limit < OPEN_AFTER:
+            parser.error(f"--time-limit: an open instance resists {OPEN_AFTER:g} s per backend; got {limit:g}")
+        try_open(args.open, limit, args.workers, args.cluster)
+        print(f"open: {sum(map(is_open, read_table(default_table()).values()))} instances")
+        return
     if not args.family:
-        parser.error("give --family (or --summary)")
-    settings.CPSAT_WORKERS = 1  # inherited by the forked workers
+        parser.error("give --family, --open or --summary")
     try:
         found = streams(args.family)
         if not found:
             raise UserInputError("--family", f"no line of bench/frontiers.toml draws {args.family!r} instances")
         for line in found.values():
             paths = write_stream(line, args.steps, args.seeds, corpus_dir() / args.family)
-            report = certify(paths, line["objectives"], args.time_limit, default_table(), workers=args.workers,
+            report = certify(paths, line["objectives"], args.time_limit or 10.0, default_table(), workers=args.workers,
                              cluster=args.cluster, again=False)
             for refused in report.refused:
                 print(f"refused {refused}", file=sys.stderr)

@@ -198,6 +198,44 @@ def test_merge_improves_best_monotonically_and_keeps_settled_entries():
         merge(opt, [Evidence("milp", Fraction(7), Fraction(7))], "pcmax/x.json", "pcmax", "makespan", 10)
 
 
+def test_an_entry_that_resists_600_seconds_is_open_and_says_so():
+    """The time limit of an unsettled entry is the longest run that did not
+    settle it: a 600 s run that learns nothing still records that it tried,
+    a later short run that improves the value does not hide it, and a proof
+    at any limit settles the entry with that limit."""
+    from dataclasses import replace
+
+    from schedbench.bench.corpus import OPEN_AFTER, is_open
+
+    best = _entry("best", 10, 6)
+    same = [Evidence("cpsat", Fraction(10), Fraction(6)), Evidence("milp", bound=Fraction(5))]
+    tried = merge(best, same, "pcmax/x.json", "pcmax", "makespan", OPEN_AFTER)
+    assert tried == replace(best, time_limit=OPEN_AFTER) and is_open(tried) and not is_open(best)
+    better = merge(tried, [Evidence("cpsat", Fraction(9), Fraction(6))], "pcmax/x.json", "pcmax", "makespan", 10)
+    assert (better.value, better.time_limit) == (9, OPEN_AFTER) and is_open(better)
+    proofs = [Evidence(b, Fraction(8), Fraction(8), optimal=True) for b in BACKENDS]
+    settled = merge(better, proofs, "pcmax/x.json", "pcmax", "makespan", 10)
+    assert (settled.status, settled.time_limit) == ("opt", 10) and not is_open(settled)
+    one_proof = merge(best, proofs[:1], "pcmax/x.json", "pcmax", "makespan", OPEN_AFTER)
+    assert one_proof.status == "best" and not is_open(one_proof)  # no gap left: it waits for a second proof
+
+
+def test_open_candidates_take_the_largest_gaps_from_every_family(tmp_path, monkeypatch):
+    from schedbench.bench import corpus_grow
+    from schedbench.bench.corpus import OPEN_AFTER, write_table
+
+    entries = [Entry(f"{family}/{i}.json", family, objective, "best", Fraction(value), Fraction(bound), "cpsat",
+                     limit, "0" * 64)
+               for family, objective in (("campaign", "sum-user-flow"), ("mosp", "makespan"))
+               for i, (value, bound, limit) in enumerate([(10, 9, 10), (10, 5, 10), (10, 1, OPEN_AFTER), (7, 7, 10)])]
+    table = tmp_path / "known_values.csv"
+    write_table(table, {e.key: e for e in entries})
+    monkeypatch.setattr(corpus_grow, "default_table", lambda: table)
+    chosen = corpus_grow.open_candidates(3)
+    assert [(e.family, e.instance) for e in chosen] == [
+        ("campaign", "campaign/1.json"), ("mosp", "mosp/1.json"), ("campaign", "campaign/0.json")]
+
+
 def test_one_proof_equal_to_the_cheap_bound_certifies():
     proof = [Evidence("milp", Fraction(6), Fraction(6), optimal=True), Evidence("cpsat", Fraction(7), Fraction(5)),
              Evidence(CHEAP_BOUND, bound=Fraction(6))]
