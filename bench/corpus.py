@@ -25,7 +25,7 @@ import csv
 import os
 import shutil
 from contextlib import nullcontext
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
@@ -61,8 +61,10 @@ class Entry:
     table's folder, ``instance_hash`` the sha256 of the instance it certifies
     (the store's instance hash): a file edited since is not that instance.
     ``time_limit``: per backend, of the run that settled the entry, or of
-    the longest run that did not (an unsettled entry tried at
-    ``OPEN_AFTER`` seconds or more is an open instance)."""
+    the longest run that did not (an unsettled entry with a gap, tried at
+    ``OPEN_AFTER`` seconds or more, is an open instance). It is the limit
+    the backends were given: one that gives up sooner without a proof (a
+    model past its size cap) counts as having tried."""
 
     instance: str
     family: str
@@ -270,11 +272,15 @@ def merge(old: Entry | None, fresh: Sequence[Evidence], instance: str, family: s
     return Entry(instance, family, objective, status, value, bound, solvers, tried)
 
 
+def has_gap(entry: Entry) -> bool:
+    """Unsettled, and value and bound apart (a ``best`` entry whose value
+    equals its bound has one proof and waits for the second)."""
+    return entry.status not in SETTLED and entry.value != entry.bound
+
+
 def is_open(entry: Entry) -> bool:
-    """A gap between value and bound still there after ``OPEN_AFTER`` seconds
-    per backend: a challenge just beyond the frontier. (A ``best`` entry
-    whose value equals its bound has one proof and waits for the second.)"""
-    return entry.status not in SETTLED and entry.time_limit >= OPEN_AFTER and entry.value != entry.bound
+    """A gap still there after ``OPEN_AFTER`` seconds per backend: a challenge just beyond the frontier."""
+    return has_gap(entry) and entry.time_limit >= OPEN_AFTER
 
 
 @dataclass
@@ -310,13 +316,13 @@ def _current(entry: Entry | None, digest: str) -> Entry | None:
     return entry if entry is not None and entry.instance_hash == digest else None
 
 
-def tasks(paths: Sequence[str | Path], objectives: Sequence[str], table_path: str | Path, again: bool = True
-          ) -> list[tuple[str, object, str, str, bool]]:
+def tasks(paths: Sequence[str | Path], objectives: Sequence[str], table_path: str | Path, again: bool = True,
+          only: Collection[tuple[str, str]] | None = None) -> list[tuple[str, object, str, str, bool]]:
     """(table key, instance, its hash, objective, explicit) to certify. No
     paths: every corpus file, objectives not yet settled; the given paths'
-    settled objectives too unless ``again`` is false. ``explicit``: the
-    objective was asked for, so an objective that does not apply to the
-    instance is an error."""
+    settled objectives too unless ``again`` is false; ``only``: just these
+    (table key, objective) pairs. ``explicit``: the objective was asked
+    for, so an objective that does not apply to the instance is an error."""
     from schedbench.bench.cells import instance_hash
     from schedbench.model import load_instance
 
@@ -333,6 +339,8 @@ def tasks(paths: Sequence[str | Path], objectives: Sequence[str], table_path: st
                 raise UserInputError("--objective", f"{objective!r} is not an objective of {key} "
                                                     f"(family {instance.family}: {', '.join(family_objectives)})")
             entry = _current(table.get((key, objective)), digest)
+            if only is not None and (key, objective) not in only:
+                continue
             if (paths and again) or entry is None or entry.status not in SETTLED:
                 todo.append((key, instance, digest, objective, bool(objectives)))
     return todo
@@ -340,17 +348,19 @@ def tasks(paths: Sequence[str | Path], objectives: Sequence[str], table_path: st
 
 def certify(paths: Sequence[str | Path], objectives: Sequence[str] = (), time_limit: float = 10.0,
             table_path: str | Path | None = None, progress: Callable[[Iterable, int], Iterable] = lambda it, n: it,
-            workers: int = 1, cluster: Any = None, again: bool = True) -> Report:
+            workers: int = 1, cluster: Any = None, again: bool = True,
+            only: Collection[tuple[str, str]] | None = None) -> Report:
     """Solve each (instance, objective) with both backends, on ``workers``
     processes or a Dask ``cluster``, and merge what is proven into the
     table: this process alone writes it, after each pair (a long run can be
     stopped and resumed). ``progress`` wraps the finished pairs (a tqdm
     bar) and is told how many there are. ``again`` false: settled pairs of
-    the given paths are skipped too (a resumed growth)."""
+    the given paths are skipped too (a resumed growth); ``only``: just
+    these (table key, objective) pairs, in the paths' order."""
     from schedbench.bench.runner import dask_client, map_unordered
 
     table_path = Path(table_path or default_table())
-    todo = [(*task, time_limit) for task in tasks(paths, objectives, table_path, again)]
+    todo = [(*task, time_limit) for task in tasks(paths, objectives, table_path, again, only)]
     table = read_table(table_path)
     report = Report([], [])
     client = dask_client(cluster) if cluster is not None else None

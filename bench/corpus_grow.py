@@ -27,20 +27,22 @@ recorded); what is proven joins the certified ones.
 import argparse
 import hashlib
 import json
-import os
 import sys
 from fractions import Fraction
 from itertools import chain, zip_longest
 from pathlib import Path
 
 from schedbench import families
-from schedbench.bench.corpus import (OPEN_AFTER, SETTLED, Entry, certify, corpus_dir, default_table, is_open,
-                                     read_table, status_counts)
+from schedbench.bench.corpus import (OPEN_AFTER, SETTLED, Entry, certify, corpus_dir, default_table, has_gap,
+                                     is_open, read_table, status_counts)
 from schedbench.bench.frontier import instance, lines, params_at, seed_at
 from schedbench.bench.results_log import write_generated
 from schedbench.errors import UserInputError
 from schedbench.model import instance_to_json
 from schedbench.solvers import settings
+
+#: Seconds per backend per pair when growing (the frontier's limit).
+GROW_LIMIT = 10.0
 
 
 def streams(family: str) -> dict[tuple[str, str], dict]:
@@ -82,14 +84,14 @@ def write_stream(line: dict, steps: int, seeds: int, folder: Path) -> list[Path]
     return paths
 
 
-def open_candidates(count: int) -> list[Entry]:
-    """The ``count`` entries with a gap between value and bound not yet tried
-    for ``OPEN_AFTER`` seconds, the largest relative gap first (no bound:
-    the largest), taken in turn from each family so that every family with
+def open_candidates(count: int, time_limit: float = OPEN_AFTER) -> list[Entry]:
+    """The ``count`` entries with a gap not yet tried for ``time_limit``
+    seconds, the largest relative gap first (no value or bound: the
+    largest), taken in turn from each family so that every family with
     one gets its share."""
     per_family: dict[str, list[Entry]] = {}
     for entry in read_table(default_table()).values():
-        if entry.status not in SETTLED and entry.value != entry.bound and entry.time_limit < OPEN_AFTER:
+        if has_gap(entry) and entry.time_limit < time_limit:
             per_family.setdefault(entry.family, []).append(entry)
     for entries in per_family.values():
         entries.sort(key=lambda e: (-_gap(e), e.instance, e.objective))
@@ -97,22 +99,21 @@ def open_candidates(count: int) -> list[Entry]:
     return [e for e in turns if e is not None][:count]
 
 
-def _gap(entry: Entry) -> Fraction | float:
+def _gap(entry: Entry) -> Fraction:
+    """|value - bound| relative to the larger of the two (at least 1); 2 when either is missing (above any gap)."""
     if entry.value is None or entry.bound is None:
-        return float("inf")
+        return Fraction(2)
     return abs(entry.value - entry.bound) / max(abs(entry.value), abs(entry.bound), Fraction(1))
 
 
 def try_open(count: int, time_limit: float, workers: int, cluster: str | None) -> None:
-    """Solve ``open_candidates(count)`` again at ``time_limit`` s per backend, grouped by (family, objective)."""
-    groups: dict[tuple[str, str], list[Path]] = {}
-    for entry in open_candidates(count):
-        groups.setdefault((entry.family, entry.objective), []).append(default_table().parent / entry.instance)
-    for (_, objective), paths in sorted(groups.items()):
-        report = certify(paths, (objective,), time_limit, default_table(), workers=workers, cluster=cluster,
-                         again=False)
-        for refused in report.refused:
-            print(f"refused {refused}", file=sys.stderr)
+    """Solve ``open_candidates`` again at ``time_limit`` s per backend, in their order."""
+    chosen = open_candidates(count, time_limit)
+    paths = list(dict.fromkeys(default_table().parent / e.instance for e in chosen))
+    report = certify(paths, (), time_limit, default_table(), workers=workers, cluster=cluster, again=False,
+                     only={e.key for e in chosen})
+    for refused in report.refused:
+        print(f"refused {refused}", file=sys.stderr)
 
 
 def summary() -> str:
@@ -139,13 +140,14 @@ def summary() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--summary", type=Path, help="only write the corpus summary table (Markdown) to this file")
-    parser.add_argument("--family")
-    parser.add_argument("--steps", type=int, default=8, help="the first STEPS steps of each line")
-    parser.add_argument("--seeds", type=int, default=10, help="instances per step")
-    parser.add_argument("--open", type=int, metavar="N", help=f"try N unsettled entries at {OPEN_AFTER:g} s (see above)")
-    parser.add_argument("--time-limit", type=float, help=f"seconds per backend per pair (default 10; {OPEN_AFTER:g} "
-                                                        "with --open, at least that)")
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--family", help="grow this family along its frontier lines")
+    mode.add_argument("--open", type=int, metavar="N", help=f"try N entries with a gap at {OPEN_AFTER:g} s (see above)")
+    mode.add_argument("--summary", type=Path, help="only write the corpus summary table (Markdown) to this file")
+    parser.add_argument("--steps", type=int, default=8, help="the first STEPS steps of each line (--family)")
+    parser.add_argument("--seeds", type=int, default=10, help="instances per step (--family)")
+    parser.add_argument("--time-limit", type=float, help=f"seconds per backend per pair (default {GROW_LIMIT:g}; "
+                                                        f"with --open {OPEN_AFTER:g}, at least that)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--cluster", default=None, help="a Dask scheduler address instead of local workers")
     args = parser.parse_args()
@@ -153,25 +155,24 @@ def main() -> None:
         write_generated(args.summary, "python -m schedbench.bench.corpus_grow --summary docs/results/corpus.md",
                         summary())
         return
-    os.environ["SCHEDBENCH_CPSAT_WORKERS"] = "1"  # read by each worker process's settings
-    settings.CPSAT_WORKERS = 1                     # and by this one's (--workers 1)
+    settings.use_cpsat_workers(1)
     if args.open is not None:
         limit = OPEN_AFTER if args.time_limit is None else args.time_limit
+        if args.open < 1:
+            parser.error(f"--open: the number of entries to try must be at least 1, got {args.open}")
         if limit < OPEN_AFTER:
             parser.error(f"--time-limit: an open instance resists {OPEN_AFTER:g} s per backend; got {limit:g}")
         try_open(args.open, limit, args.workers, args.cluster)
         print(f"open: {sum(map(is_open, read_table(default_table()).values()))} instances")
         return
-    if not args.family:
-        parser.error("give --family, --open or --summary")
     try:
         found = streams(args.family)
         if not found:
             raise UserInputError("--family", f"no line of bench/frontiers.toml draws {args.family!r} instances")
         for line in found.values():
             paths = write_stream(line, args.steps, args.seeds, corpus_dir() / args.family)
-            report = certify(paths, line["objectives"], args.time_limit or 10.0, default_table(), workers=args.workers,
-                             cluster=args.cluster, again=False)
+            report = certify(paths, line["objectives"], GROW_LIMIT if args.time_limit is None else args.time_limit,
+                             default_table(), workers=args.workers, cluster=args.cluster, again=False)
             for refused in report.refused:
                 print(f"refused {refused}", file=sys.stderr)
     except UserInputError as exc:

@@ -12,7 +12,6 @@ worker, with one CP-SAT worker each.
 """
 
 import argparse
-import os
 import re
 import statistics
 import time
@@ -28,11 +27,10 @@ PAPER = "published (their machine, commercial MIP): bounds 55.2%, arc-flow ILP 7
 
 
 def _solve(task):
-    os.environ["SCHEDBENCH_CPSAT_WORKERS"] = "1"
     from schedbench.solvers import settings
-
-    settings.CPSAT_WORKERS = 1
     from schedbench.solvers.pcmax import pcmax_optimum
+
+    settings.use_cpsat_workers(1)
 
     name, label, lengths, machines, solver, limit, known = task
     began = time.perf_counter()

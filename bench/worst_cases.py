@@ -2,7 +2,7 @@
 ledgers' claims it must push harder than random sampling.
 
     python -m schedbench.bench.worst_cases [--calibration] [--ledgers [--families F ...]] [--budget 30]
-        [--seeds 3] [--workers 2] [--results run.jsonl] [--out FILE] [--instances DIR]
+        [--seeds 5] [--workers 2] [--results run.jsonl] [--out FILE] [--instances DIR]
 
 ``--calibration``: ``worst lpt --family pcmax --machines M`` for M = 2..5
 must reach 4/3 - 1/(3M) (Graham's bound, tight) and ``worst list`` for
@@ -166,7 +166,7 @@ def main() -> None:
     parser.add_argument("--ledgers", action="store_true")
     parser.add_argument("--budget", type=float, default=30.0, help="seconds per claim and strategy")
     parser.add_argument("--families", nargs="*", help="only these families' ledgers (default: every ledger)")
-    parser.add_argument("--seeds", type=int, default=3, help="runs per claim and strategy (seeds 0..N-1)")
+    parser.add_argument("--seeds", type=int, default=5, help="runs per claim and strategy (seeds 0..N-1)")
     parser.add_argument("--workers", type=int, default=1, help="runs at once, each in its own process")
     parser.add_argument("--results", type=Path, help="JSON lines of finished rows; resumed from if present")
     parser.add_argument("--out", type=Path, help="write the table here, headed by the command")

@@ -224,16 +224,20 @@ def test_open_candidates_take_the_largest_gaps_from_every_family(tmp_path, monke
     from schedbench.bench import corpus_grow
     from schedbench.bench.corpus import OPEN_AFTER, write_table
 
-    entries = [Entry(f"{family}/{i}.json", family, objective, "best", Fraction(value), Fraction(bound), "cpsat",
-                     limit, "0" * 64)
+    rows = [("best", 10, 9, 10), ("best", 10, 5, 10), ("best", 10, 1, OPEN_AFTER), ("best", 7, 7, 10),
+            ("opt", 4, 4, 10), ("bestdual", None, 3, 10)]
+    entries = [Entry(f"{family}/{i}.json", family, objective, status, value and Fraction(value), Fraction(bound),
+                     "cpsat", limit, "0" * 64)
                for family, objective in (("campaign", "sum-user-flow"), ("mosp", "makespan"))
-               for i, (value, bound, limit) in enumerate([(10, 9, 10), (10, 5, 10), (10, 1, OPEN_AFTER), (7, 7, 10)])]
+               for i, (status, value, bound, limit) in enumerate(rows)]
     table = tmp_path / "known_values.csv"
-    write_table(table, {e.key: e for e in entries})
+    write_table(table, {e.key: e for e in entries[:-1]})  # the MOSP entries but the bound-only one
     monkeypatch.setattr(corpus_grow, "default_table", lambda: table)
-    chosen = corpus_grow.open_candidates(3)
-    assert [(e.family, e.instance) for e in chosen] == [
-        ("campaign", "campaign/1.json"), ("mosp", "mosp/1.json"), ("campaign", "campaign/0.json")]
+    chosen = [e.instance for e in corpus_grow.open_candidates(5)]
+    # no value: first; then the largest gap; never a settled, an open or a one-proof entry
+    assert chosen == ["campaign/5.json", "mosp/1.json", "campaign/1.json", "mosp/0.json", "campaign/0.json"]
+    assert [e.instance for e in corpus_grow.open_candidates(4, 2 * OPEN_AFTER)] == [
+        "campaign/5.json", "mosp/2.json", "campaign/2.json", "mosp/1.json"]  # a longer try takes the open ones again
 
 
 def test_one_proof_equal_to_the_cheap_bound_certifies():
@@ -301,3 +305,19 @@ def test_growing_the_corpus_writes_files_that_remake_themselves_and_certifies_th
     assert write_stream(line, steps=2, seeds=2, folder=tmp_path / "corpus" / "pcmax") == paths  # nothing rewritten
     report = certify(paths, line["objectives"], 5, tmp_path / "corpus" / "known_values.csv")
     assert not report.refused and all(new is not None and new.status == "opt" for _, new, _, _ in report.changes)
+
+
+def test_certify_reports_an_entry_that_only_resisted_longer_as_unchanged(tmp_path, monkeypatch):
+    from dataclasses import replace
+
+    import schedbench.bench.corpus as corpus
+
+    old = _entry("best", 10, 6)
+    longer = replace(old, time_limit=600.0)
+    monkeypatch.setattr(corpus, "certify", lambda *args, **kw: corpus.Report([(old, longer, old.instance,
+                                                                              old.objective)], []))
+    outcome = CliRunner().invoke(cli, ["certify", "--table", str(tmp_path / "known_values.csv"), "--time-limit",
+                                       "600"])
+    assert outcome.exit_code == 0, outcome.output
+    assert "pcmax/x.json makespan: still best after 600 s" in outcome.output
+    assert "1 entries tried: 0 changed, 1 unchanged, 0 undecided, 0 refused" in outcome.output

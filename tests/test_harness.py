@@ -406,3 +406,23 @@ def test_every_shipped_experiment_loads_and_its_quick_variant_is_smaller(name):
     assert quick.cells == QUICK_CELLS[name] and quick.name == name.replace("_", "-")
     if name != "mosp_figs5_to_9":   # 2.4 million cells: half a minute to expand, beyond a test's budget
         assert load(path).cells > quick.cells or name == "claims"
+
+
+def _cpsat_workers(_) -> int:
+    from schedbench.solvers import settings
+
+    return settings.CPSAT_WORKERS
+
+
+def test_local_workers_start_afresh_and_take_their_settings_from_the_environment(monkeypatch):
+    """Workers are spawned, not forked (a fork after CP-SAT has run here can
+    hang in its first solve): they see none of this process's module state,
+    only what ``use_cpsat_workers`` puts in the environment."""
+    from schedbench.bench.runner import map_unordered
+    from schedbench.solvers import settings
+
+    monkeypatch.setenv("SCHEDBENCH_CPSAT_WORKERS", "3")
+    monkeypatch.setattr(settings, "CPSAT_WORKERS", 5)   # module state only: not inherited
+    assert set(map_unordered(_cpsat_workers, [0, 1], workers=2)) == {3}
+    settings.use_cpsat_workers(1)
+    assert settings.CPSAT_WORKERS == 1 and set(map_unordered(_cpsat_workers, [0, 1], workers=2)) == {1}

@@ -55,7 +55,10 @@ def certify(files, objectives, time_limit, table, workers, cluster) -> None:
         if new is None:
             undecided += 1
             click.echo(f"{instance} {objective}: undecided in {time_limit:g} s")
-        elif new != old:
+        elif old is not None and (new.status, new.value, new.bound) == (old.status, old.value, old.bound):
+            if new.time_limit > old.time_limit:  # nothing learnt but how long it resisted
+                click.echo(f"{instance} {objective}: still {new.status} after {new.time_limit:g} s")
+        else:
             changed += 1
             value = "" if new.value is None else f" value {new.value}"
             bound = "" if new.bound is None else f" bound {new.bound}"
