@@ -267,9 +267,15 @@ def merge(old: Entry | None, fresh: Sequence[Evidence], instance: str, family: s
         return old
     status, value, bound, solvers = found
     tried = time_limit if old is None or status in SETTLED else max(old.time_limit, time_limit)
-    if old is not None and (old.status, old.value, old.bound) == (status, value, bound):
+    entry = Entry(instance, family, objective, status, value, bound, solvers, tried)
+    if old is not None and same_verdict(old, entry):
         return replace(old, time_limit=tried)  # nothing learnt but how long it resisted: the rest of its provenance stays
-    return Entry(instance, family, objective, status, value, bound, solvers, tried)
+    return entry
+
+
+def same_verdict(a: Entry, b: Entry) -> bool:
+    """The same status, value and bound: nothing learnt between the two (whatever their provenance)."""
+    return (a.status, a.value, a.bound) == (b.status, b.value, b.bound)
 
 
 def has_gap(entry: Entry) -> bool:

@@ -20,7 +20,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from schedbench.bench.results_log import write_generated
+from schedbench.bench.results_log import rerun_command, write_generated
 from schedbench.bench.store import Store
 
 
@@ -67,7 +67,7 @@ def main() -> None:
     text = table(args.experiment, args.of, args.workers, batches)
     print(text)
     if args.out:
-        write_generated(args.out, "python -m schedbench.bench.experiment_timing " + " ".join(sys.argv[1:]), text)
+        write_generated(args.out, rerun_command(__spec__.name), text)
 
 
 if __name__ == "__main__":

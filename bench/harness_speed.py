@@ -8,13 +8,12 @@ one store transaction per instance, which is what a user's grid pays.
 
 import argparse
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
 
 from schedbench.bench.experiment import parse
-from schedbench.bench.results_log import write_generated
+from schedbench.bench.results_log import rerun_command, write_generated
 from schedbench.bench.runner import run_experiment
 from schedbench.bench.store import Store
 
@@ -64,7 +63,7 @@ def main() -> None:
             lines.append(f"| {label} | {workers} | {cells} | {elapsed:.1f} | {cells / elapsed:,.1f} |")
             print(lines[-1], flush=True)
     if args.out:
-        write_generated(args.out, "python -m schedbench.bench.harness_speed " + " ".join(sys.argv[1:]),
+        write_generated(args.out, rerun_command(__spec__.name),
                         f"{args.seeds} instances a heuristic grid, {max(1, args.seeds // 4)} an exact one, on "
                         f"{os.cpu_count()} cores:\n\n" + "\n".join(lines) + "\n")
 

@@ -21,14 +21,13 @@ other must agree: the same optimum, no better schedule, no higher bound
 
 import argparse
 import statistics
-import sys
 from fractions import Fraction
 from operator import itemgetter
 from pathlib import Path
 
 from tqdm import tqdm
 
-from schedbench.bench.results_log import append_row, resume, write_generated
+from schedbench.bench.results_log import append_row, rerun_command, resume, write_generated
 from schedbench.errors import ModelTooLarge
 from schedbench.families import violations
 from schedbench.instances.mosp import paper_workload
@@ -136,7 +135,7 @@ def main() -> None:
             f"{table(rows)}\n\nCP-SAT and MILP agree on all {agreed} instances both proved optimal.\n")
     print(text)
     if args.out:
-        write_generated(args.out, "python -m schedbench.bench.mosp_solvers " + " ".join(sys.argv[1:]), text)
+        write_generated(args.out, rerun_command(__spec__.name), text)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ finishes, so an interrupted run resumes with the tasks not yet done; and
 the tables benchmarks write for the docs."""
 
 import json
+import sys
 from collections.abc import Callable, Hashable
 from operator import itemgetter
 from pathlib import Path
@@ -33,6 +34,11 @@ def append_row(path: Path | None, row: dict) -> None:
     if path is not None:
         with path.open("a") as out:
             out.write(json.dumps(row) + "\n")
+
+
+def rerun_command(module: str) -> str:
+    """The command line that ran benchmark ``module`` (pass its ``__spec__.name``), with this run's options."""
+    return " ".join(["python -m", module, *sys.argv[1:]])
 
 
 def write_generated(path: Path, command: str, text: str) -> None:

@@ -7,11 +7,10 @@ jobs). The FAIRCAMP Fig. 4 experiment itself is bench/experiments/faircamp_fig4.
 
 import argparse
 import math
-import sys
 import time
 from pathlib import Path
 
-from schedbench.bench.results_log import write_generated
+from schedbench.bench.results_log import rerun_command, write_generated
 from schedbench.heuristics.faircamp import faircamp
 from schedbench.heuristics.fcfs import fcfs
 from schedbench.heuristics.ostrich import ostrich
@@ -44,7 +43,7 @@ def main() -> None:
     text = "\n".join(lines) + "\n"
     print(text)
     if args.out:
-        write_generated(args.out, "python -m schedbench.bench.simulation_speed " + " ".join(sys.argv[1:]), text)
+        write_generated(args.out, rerun_command(__spec__.name), text)
 
 
 if __name__ == "__main__":

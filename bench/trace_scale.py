@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from schedbench.bench.results_log import append_row, resume, write_generated
+from schedbench.bench.results_log import append_row, rerun_command, resume, write_generated
 
 TRACES = Path(__file__).resolve().parents[2] / "shared" / "traces"
 CAMPAIGN = ("fcfs", "faircamp", "ostrich")
@@ -152,7 +152,7 @@ def main() -> None:
     text = table(rows)
     print(text)
     if args.out:
-        write_generated(args.out, "python -m schedbench.bench.trace_scale " + " ".join(sys.argv[1:]), text + "\n")
+        write_generated(args.out, rerun_command(__spec__.name), text + "\n")
 
 
 if __name__ == "__main__":

@@ -28,11 +28,11 @@ from fractions import Fraction
 from pathlib import Path
 
 from schedbench import families
-from schedbench.bench.results_log import append_row, resume, write_generated
+from schedbench.bench.results_log import append_row, rerun_command, resume, write_generated
 from schedbench.bench.runner import map_unordered
 from schedbench.claims.user import claim_score, claim_start
 from schedbench.search import STRATEGIES, Limits, search
-from schedbench.worst import json_start, ratio_score
+from schedbench.worst import worst
 
 #: (heuristic, machines) -> the tight bound the search must reach.
 CALIBRATION = {**{("lpt", m): Fraction(4, 3) - Fraction(1, 3 * m) for m in (2, 3, 4, 5)},
@@ -47,9 +47,8 @@ def calibration_row(heuristic: str, machines: int, strategy: str) -> dict:
     """``schedbench worst``'s limits and 5 s solves, stopped at the tight bound, no shrinking."""
     target = CALIBRATION[heuristic, machines]
     began = time.monotonic()
-    found = search(json_start("pcmax"), ratio_score("pcmax", heuristic, "makespan", 5.0), families.size,
-                   Limits((machines, machines)), strategy=strategy, budget=CALIBRATION_BUDGET, shrink_result=False,
-                   stop_at=target)
+    found = worst(heuristic, "pcmax", limits=Limits((machines, machines)), strategy=strategy,
+                  budget=CALIBRATION_BUDGET, stop_at=target, shrink=False)
     reached = next((t for e, t, r in found.trajectory if Fraction(r) >= target), None)
     return {"kind": "calibration", "heuristic": heuristic, "machines": machines, "strategy": strategy,
             "target": str(target), "ratio": None if found.scored is None else str(found.scored.ratio),
@@ -198,7 +197,7 @@ def main() -> None:
     text = table(rows, saved=args.instances is not None, workers=args.workers)
     print(text)
     if args.out:
-        write_generated(args.out, "python -m schedbench.bench.worst_cases " + " ".join(sys.argv[1:]), text + "\n")
+        write_generated(args.out, rerun_command(__spec__.name), text + "\n")
     if failed:
         sys.exit(f"{failed} run(s) failed; the same command runs them again")
 

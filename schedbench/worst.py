@@ -117,15 +117,18 @@ def json_start(family: str) -> Callable[[random.Random, Limits], dict]:
 
 def worst(heuristic: str, family: str, objective: str | None = None, limits: Limits = Limits(),
           seed: int = 0, strategy: str = "anneal", budget: float | None = 60.0, evaluations: int | None = None,
-          time_limit: float = 5.0, chains: int = 1, workers: int = 1, cluster: Any = None) -> Found:
-    """The instance of largest heuristic / OPT the search finds, shrunk.
-    ``chains`` > 1 runs independent searches (seeds seed * 1009 + i), on
-    ``workers`` processes or a Dask ``cluster``, and keeps the best."""
+          time_limit: float = 5.0, chains: int = 1, workers: int = 1, cluster: Any = None,
+          stop_at: Fraction | None = None, shrink: bool = True) -> Found:
+    """The instance of largest heuristic / OPT the search finds, shrunk
+    (unless ``shrink`` is false; ``stop_at``: stop at a ratio known to be
+    tight, when calibrating). ``chains`` > 1 runs independent searches
+    (seeds seed * 1009 + i), on ``workers`` processes or a Dask
+    ``cluster``, and keeps the best."""
     objective = resolve_objective(family, objective)
     heuristic_function(family, heuristic)
     start_of(family)
     runs = [partial(_chain, heuristic, family, objective, limits, seed if chains == 1 else seed * 1009 + i, strategy,
-                    budget, evaluations, time_limit) for i in range(chains)]
+                    budget, evaluations, time_limit, stop_at, shrink) for i in range(chains)]
     from schedbench.bench.runner import dask_client, map_unordered
 
     client = dask_client(cluster) if cluster is not None else None
@@ -138,9 +141,10 @@ def worst(heuristic: str, family: str, objective: str | None = None, limits: Lim
 
 
 def _chain(heuristic: str, family: str, objective: str, limits: Limits, seed: int, strategy: str,
-           budget: float | None, evaluations: int | None, time_limit: float) -> Found:
+           budget: float | None, evaluations: int | None, time_limit: float, stop_at: Fraction | None,
+           shrink: bool) -> Found:
     return search(json_start(family), ratio_score(family, heuristic, objective, time_limit), families.size, limits,
-                  seed, strategy, evaluations, budget)
+                  seed, strategy, evaluations, budget, shrink_result=shrink, stop_at=stop_at)
 
 
 def _call(indexed: tuple[int, Callable[[], Found]]) -> tuple[int, Found]:

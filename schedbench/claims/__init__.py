@@ -73,6 +73,13 @@ def generated_by(name: str) -> Callable[[object], bool]:
     return lambda inst: inst.meta.get("generator") == name
 
 
+def drawn_or_moved(name: str) -> Callable[[object], bool]:
+    """Drawn by generator ``name``, or with no generator's name and no
+    construction's: an instance the adversarial search moved (a move drops
+    the meta). The cover of claims about a generator's random instances."""
+    return lambda inst: inst.meta.get("generator", name) == name and not inst.meta.get("construction")
+
+
 def shrink(instance, still_violates: Callable[[object], bool], smaller: Callable[[object], Iterable[object]],
            max_steps: int = 200):
     """Greedy shrinking: take the first smaller instance that still violates,

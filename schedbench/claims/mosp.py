@@ -11,7 +11,7 @@ from dataclasses import replace
 from fractions import Fraction
 from functools import cached_property
 
-from schedbench.claims import PAPER, PROJECT, Check, Claim, NotProven, generated_by
+from schedbench.claims import PAPER, PROJECT, Check, Claim, NotProven, drawn_or_moved, generated_by
 from schedbench.heuristics.mosp import PAPER_HEURISTICS as HEURISTICS, local_phase, local_rule
 from schedbench.metrics.mosp import jain_index, local_values, makespan, stretch
 from schedbench.model.mosp import MospInstance, Organization
@@ -80,10 +80,7 @@ def one_machine_each(inst) -> bool:
     return all(org.machines == 1 for org in inst.organizations)
 
 
-def random_instance(inst) -> bool:
-    """Drawn by ``mosp-small``, or without a generator's name (an instance
-    the adversarial search moved: a move drops the meta)."""
-    return inst.meta.get("generator", "mosp-small") == "mosp-small"
+random_instance = drawn_or_moved("mosp-small")
 
 
 def _n(inst) -> int:

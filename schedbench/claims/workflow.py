@@ -23,7 +23,7 @@ from dataclasses import replace
 from fractions import Fraction
 from functools import cached_property
 
-from schedbench.claims import PAPER, PROJECT, Check, Claim, NotProven, generated_by
+from schedbench.claims import PAPER, PROJECT, Check, Claim, NotProven, drawn_or_moved, generated_by
 from schedbench.heuristics.workflow import HEURISTICS, POLICIES
 from schedbench.metrics.workflow import max_slr, slr_class, waiting_times
 from schedbench.model.workflow import WorkflowInstance, WorkflowJob
@@ -106,13 +106,7 @@ def stream(lone: str) -> Callable[[WorkflowInstance], bool]:
 
 LONE = ("long", "short", "wide")
 transient = generated_by("workflow-synthetic")
-
-
-def small(inst: WorkflowInstance) -> bool:
-    """A small random instance: drawn by ``workflow-small``, or without a
-    generator's name, as an instance the adversarial search moved (a move
-    drops the meta); not a §3 construction, a trace or an overload workload."""
-    return inst.meta.get("generator", "workflow-small") == "workflow-small" and not inst.meta.get("construction")
+small = drawn_or_moved("workflow-small")   # not a §3 construction, a trace or an overload workload
 
 
 PAPER_CLASSES = {"fifo-task": 1, "fifo-job": 1, "lrtf": 1, "srtf": 2, "pslr": 3}

@@ -45,7 +45,7 @@ def certify(files, objectives, time_limit, table, workers, cluster) -> None:
     worse. Exit 1, naming them, when proofs contradict each other (those
     entries are not written).
     """
-    from schedbench.bench.corpus import read_table, status_counts
+    from schedbench.bench.corpus import read_table, same_verdict, status_counts
     from schedbench.bench.corpus import certify as run_certify
 
     path = _table_path(table)
@@ -55,7 +55,7 @@ def certify(files, objectives, time_limit, table, workers, cluster) -> None:
         if new is None:
             undecided += 1
             click.echo(f"{instance} {objective}: undecided in {time_limit:g} s")
-        elif old is not None and (new.status, new.value, new.bound) == (old.status, old.value, old.bound):
+        elif old is not None and same_verdict(old, new):
             if new.time_limit > old.time_limit:  # nothing learnt but how long it resisted
                 click.echo(f"{instance} {objective}: still {new.status} after {new.time_limit:g} s")
         else:
