@@ -17,6 +17,7 @@ earliest deadline, as a non-delay list scheduler.
 """
 
 from dataclasses import dataclass
+from functools import lru_cache
 from heapq import heapify, heappop, heappush
 from math import inf
 
@@ -37,12 +38,11 @@ class Deadlines:
     a campaign is released at its submission with key (d_i, t_i)."""
 
     def __init__(self, instance, inner: str):
-        self.instance = instance
-        self.place = rule(inner)
-        self.zeros = [0] * instance.machines
+        rule(inner)  # an unknown inner rule is refused before any work
+        self.instance, self.inner = instance, inner
         self.deadlines = [[0] * len(user.campaigns) for user in instance.users]
         self.inner_lengths = [[0] * len(user.campaigns) for user in instance.users]
-        self.plans: dict[tuple[int, int], tuple[list[int], list[int]]] = {}  # ς_i, kept for the block run
+        self.plans: dict[tuple[int, int], list[tuple[int, ...]]] = {}  # ς_i, kept for the block run
         self.released: list = []
 
     def next_event(self):
@@ -52,14 +52,22 @@ class Deadlines:
         raise AssertionError("FAIRCAMP has no internal events")
 
     def submitted(self, t: int, u: int, i: int) -> None:
-        jobs = self.instance.users[u].campaigns[i].jobs
-        plan = self.place(jobs, self.zeros)
-        length = max(s + p for s, p in zip(plan[1], jobs))
+        *plan, length = _alone(self.inner, self.instance.users[u].campaigns[i].jobs, self.instance.machines)
         self.plans[u, i] = plan
         previous = self.deadlines[u][i - 1] if i else 0
         self.deadlines[u][i] = max(previous, t) + self.instance.n_users * length
         self.inner_lengths[u][i] = length
         self.released.append(((self.deadlines[u][i], t), u, i))
+
+
+@lru_cache(maxsize=100_000)
+def _alone(inner: str, jobs: tuple[int, ...], machines: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """ς_i, the campaign alone on the m machines by the inner rule (machine
+    and start of each job), and its length Δ_i(ς_i). Remembered: both
+    variants, and the workloads drawn from one seed (Fig. 4's values of k),
+    share their campaigns."""
+    machine, start = rule(inner)(jobs, [0] * machines)
+    return tuple(machine), tuple(start), max(s + p for s, p in zip(start, jobs))
 
 
 def faircamp_run(instance, inner: str = "lpt") -> FaircampRun:

@@ -23,8 +23,6 @@ can be shared.
 """
 
 import time
-from collections.abc import Iterator
-
 from schedbench.result import FEASIBLE, INFEASIBLE, UNKNOWN
 
 #: States remembered as infeasible, at most (then the memory is cleared).
@@ -120,33 +118,35 @@ class _Packer:
             raise _OutOfBudget
 
     def _completions(self, counts: list[int], first: int, room: int, slack: int) -> list[tuple[list[int], int]]:
-        """Undominated sets of value indices that fit in ``room`` wasting at
-        most ``slack``, fullest first."""
-        tail = [0] * (len(self.values) + 1)  # the total length of the values from index j on
-        for j in range(len(self.values) - 1, -1, -1):
-            tail[j] = tail[j + 1] + counts[j] * self.values[j]
-        found = [(chosen, used) for chosen, used in self._subsets(counts, tail, first, room, room - slack, 0, [])
-                 if not self._dominated(counts, chosen, room - used)]
+        """Undominated multisets of value indices >= ``first`` (longest
+        first) that fit in ``room`` wasting at most ``slack``, fullest first.
+        A plain recursion into one list: a generator chain paid every
+        completion once per level."""
+        values = self.values
+        tail = [0] * (len(values) + 1)  # the total length of the values from index j on
+        for j in range(len(values) - 1, -1, -1):
+            tail[j] = tail[j + 1] + counts[j] * values[j]
+        least, found, chosen = room - slack, [], []
+
+        def walk(i: int, used: int) -> None:
+            if used >= least and not self._dominated(counts, chosen, room - used):
+                found.append((list(chosen), used))
+            for j in range(i, len(values)):
+                if used + tail[j] < least:  # even every job from j on falls short
+                    return
+                v = values[j]
+                if counts[j] == 0 or used + v > room:
+                    continue
+                self._spend()
+                counts[j] -= 1
+                chosen.append(j)
+                walk(j, used + v)
+                chosen.pop()
+                counts[j] += 1
+
+        walk(first, 0)
         found.sort(key=lambda c: -c[1])
         return found
-
-    def _subsets(self, counts: list[int], tail: list[int], i: int, room: int, least: int, used: int,
-                 chosen: list[int]) -> Iterator[tuple[list[int], int]]:
-        """Multisets of value indices >= i (longest first) of total in [least, room]."""
-        if used >= least:
-            yield list(chosen), used
-        for j in range(i, len(self.values)):
-            if used + tail[j] < least:  # even every job from j on falls short
-                return
-            v = self.values[j]
-            if counts[j] == 0 or used + v > room:
-                continue
-            self._spend()
-            counts[j] -= 1
-            chosen.append(j)
-            yield from self._subsets(counts, tail, j, room, least, used + v, chosen)
-            chosen.pop()
-            counts[j] += 1
 
     def _dominated(self, counts: list[int], chosen: list[int], left: int) -> bool:
         """Whether an unplaced job fits in the room left, or could replace a

@@ -86,6 +86,18 @@ def upper_bound(lengths: tuple[int, ...], machines: int, lower: int = 0,
     name). The search is skipped when a rule already meets ``lower`` (with
     n <= m, LPT always does) and stops at ``deadline``; MULTIFIT (up to ten
     first fit passes) starts no pass after ``rules_until``."""
+    machine_of, name = _rules(lengths, machines, lower, rules_until)
+    if _makespan(machine_of, lengths) <= lower:
+        return machine_of, name
+    better = improve(lengths, machine_of, machines, deadline=deadline)
+    if _makespan(better, lengths) < _makespan(machine_of, lengths):
+        return better, name + "+search"
+    return machine_of, name
+
+
+def _rules(lengths: tuple[int, ...], machines: int, lower: int, rules_until: float) -> tuple[list[int], str]:
+    """The better of LPT and MULTIFIT (MULTIFIT only when LPT misses ``lower``
+    and before ``rules_until``)."""
     candidates = []
     for name, rule in (("lpt", lpt), ("multifit", partial(multifit, deadline=rules_until))):
         if name == "multifit" and time.monotonic() >= rules_until:
@@ -94,10 +106,7 @@ def upper_bound(lengths: tuple[int, ...], machines: int, lower: int = 0,
         candidates.append((_makespan(machine_of, lengths), name, machine_of))
         if candidates[-1][0] <= lower:
             return machine_of, name
-    value, name, machine_of = min(candidates, key=lambda c: c[0])
-    better = improve(lengths, machine_of, machines, deadline=deadline)
-    if _makespan(better, lengths) < value:
-        return better, name + "+search"
+    _, name, machine_of = min(candidates, key=lambda c: c[0])
     return machine_of, name
 
 
@@ -205,10 +214,17 @@ def _remembered(lengths: tuple[int, ...], machines: int, solver: str, found: Pcm
     return found
 
 
-def _optimum(lengths: tuple[int, ...], machines: int, solver: str, time_limit: float) -> PcmaxSolution:
+def _optimum(lengths: tuple[int, ...], machines: int, solver: str, time_limit: float,
+             search: "_Search | None" = None) -> PcmaxSolution:
+    """The engine on one problem; ``search``, the state ``pcmax_optima``'s
+    first pass (or an earlier round) left, goes on from its bounds and
+    incumbent instead of computing them again."""
     began = time.monotonic()
     deadline, search_end = began + time_limit, began + SEARCH_SHARE * time_limit
-    search = _bounds(lengths, machines, began + time_limit / 4, began + time_limit / 2, began + time_limit / 4)
+    if search is None:
+        search = _bounds(lengths, machines, began + time_limit / 4, began + time_limit / 2, began + time_limit / 4)
+    else:
+        _polish(search, began + time_limit / 4)
     if _pack(search, min(search_end, time.monotonic() + PACK_SHARE * time_limit)) != INFEASIBLE:
         _fill(search, min(search_end, time.monotonic() + FILL_SHARE * time_limit))
     if not search.closed:
@@ -266,15 +282,26 @@ def _pack(search: _Search, stop_at: float) -> str:
 def _bounds(lengths: tuple[int, ...], machines: int, improve_until: float, rules_until: float,
             bound_until: float) -> _Search:
     """The engine's start: the lower bound (its L2 search until
-    ``bound_until``) and the best heuristic schedule (local search until
-    ``improve_until``, MULTIFIT before ``rules_until``); method "bounds" when
-    they meet."""
+    ``bound_until``) and the best heuristic schedule (MULTIFIT before
+    ``rules_until``, local search until ``improve_until``, none when it is
+    past); method "bounds" when they meet."""
     lower, name = lower_bound(lengths, machines, deadline=bound_until)
-    best, heuristic = upper_bound(lengths, machines, lower, improve_until, rules_until)
+    best, heuristic = _rules(lengths, machines, lower, rules_until)
     search = _Search(lengths, machines, best, _makespan(best, lengths), heuristic, lower, (name,))
+    _polish(search, improve_until)
+    return search
+
+
+def _polish(search: _Search, stop_at: float) -> None:
+    """The local search on the incumbent until ``stop_at`` (``upper_bound``'s
+    last step); method "bounds" when the bounds meet."""
+    if not search.closed and time.monotonic() < stop_at:
+        better = improve(search.lengths, search.best, search.machines, deadline=stop_at)
+        if _makespan(better, search.lengths) < search.upper:
+            search.improve(better, search.method + "+search")
+            search.heuristic = search.method
     if search.closed:
         search.method = "bounds"
-    return search
 
 
 def pcmax_optima(problems: list[tuple[tuple[int, ...], int]], solver: str, time_limit: float) -> list[PcmaxSolution]:
@@ -287,11 +314,15 @@ def pcmax_optima(problems: list[tuple[tuple[int, ...], int]], solver: str, time_
     of millions of jobs) get LPT's schedule and L0, unproven."""
     deadline = time.monotonic() + time_limit
     out: list[PcmaxSolution | None] = []
+    started: dict[int, _Search] = {}  # the first pass's state of each open problem, carried from round to round
     for lengths, machines in problems:
         known = _PROVEN.get((lengths, machines, solver))
         if known is None and solver in BACKENDS and time.monotonic() < deadline:
             start = _bounds(lengths, machines, improve_until=0.0, rules_until=deadline, bound_until=deadline)
-            known = _remembered(lengths, machines, solver, start.answer()) if start.method == "bounds" else None
+            if start.method == "bounds":
+                known = _remembered(lengths, machines, solver, start.answer())
+            else:
+                started[len(out)] = start
         out.append(known)
     hard = [i for i, found in enumerate(out) if found is None]
     given = dict.fromkeys(hard, 0.0)
@@ -304,13 +335,21 @@ def pcmax_optima(problems: list[tuple[tuple[int, ...], int]], solver: str, time_
             share = max(deadline - time.monotonic(), 0.01) / (len(hard) - done)
             if share > given[i]:  # asking again with no more time than before cannot do better
                 given[i] = share
-                out[i] = pcmax_optimum(*problems[i], solver, share)
+                out[i] = _ask(problems[i], solver, share, started.get(i))
                 asked.append(i)
         # what the easier ones left goes to another round for those still open
         hard = [i for i in hard if not out[i].optimal]
         if not asked or deadline - time.monotonic() < MIN_ROUND * len(hard):
             break
     return out
+
+
+def _ask(problem: tuple[tuple[int, ...], int], solver: str, seconds: float, start: _Search | None) -> PcmaxSolution:
+    """``pcmax_optimum`` of a problem, going on from its first-pass state when there is one."""
+    if start is None:
+        return pcmax_optimum(*problem, solver, seconds)
+    known = _PROVEN.get((*problem, solver))
+    return known or _remembered(*problem, solver, _optimum(*problem, solver, seconds, start))
 
 
 def _unreached(lengths: tuple[int, ...], machines: int) -> PcmaxSolution:
@@ -392,7 +431,11 @@ def _confirm(search: _Search, deadline: float) -> None:
 def _arcflow_fits(lengths, capacity, deadline) -> bool:
     """Whether the arc-flow graph at the lower bound stays under its size cap:
     long jobs and a large C make it too large, and then the portfolio leaves
-    all its time to CP-SAT instead of building graphs it cannot use."""
+    all its time to CP-SAT instead of building graphs it cannot use. Below
+    (C + 1)(n + 2) arcs and nodes, the most ``build`` can count, it fits
+    without building it."""
+    if (capacity + 1) * (len(lengths) + 2) <= MAX_GRAPH:
+        return True
     return build(lengths, capacity, MAX_GRAPH, deadline) is not None
 
 

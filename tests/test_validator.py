@@ -52,3 +52,35 @@ def test_touching_intervals_do_not_overlap():
     inst = parse_instance({"family": "pcmax", "format_version": 1, "machines": 1, "jobs": [2, 3]})
     assert validate(inst, Schedule((0, 0), (0, 2))) == []
     assert validate(inst, Schedule((0, 0), (0, 1)))[0].rule == "overlap"
+
+
+@pytest.mark.parametrize("bad", [1.0, True, "3", None, 1 << 70])
+def test_a_start_that_is_not_a_plain_integer_is_named(bad):
+    (v,) = validate(INSTANCE, Schedule((0, 1, 0, 1), (3, 3, 7, bad)))
+    assert (v.rule, v.where) == ("start", "users[1].campaigns[0].jobs[0]"), v
+
+
+def test_numpy_integers_are_not_schedule_values():
+    import numpy as np
+
+    (v,) = validate(INSTANCE, Schedule((0, 1, 0, np.int64(1)), (3, 3, 7, 0)))
+    assert (v.rule, v.where) == ("machine-range", "users[1].campaigns[0].jobs[0]")
+
+
+def test_the_overlaps_found_are_exactly_the_pairs_that_meet():
+    """Random schedules on 3 machines against a pairwise check: every
+    overlapping pair of consecutive jobs on a machine is reported, and none
+    other."""
+    import random
+
+    rng = random.Random(5)
+    for _ in range(200):
+        n = rng.randint(1, 12)
+        lengths = [rng.randint(1, 5) for _ in range(n)]
+        inst = parse_instance({"family": "pcmax", "format_version": 1, "machines": 3, "jobs": lengths})
+        machine = tuple(rng.randrange(3) for _ in range(n))
+        start = tuple(rng.randint(0, 15) for _ in range(n))
+        reported = [v for v in validate(inst, Schedule(machine, start)) if v.rule == "overlap"]
+        overlapping = any(machine[a] == machine[b] and start[a] < start[b] + lengths[b] and
+                          start[b] < start[a] + lengths[a] for a in range(n) for b in range(a))
+        assert bool(reported) == overlapping, (machine, start, lengths, reported)

@@ -43,6 +43,18 @@ class CampaignInstance:
 
     family = FAMILY
 
+    def __hash__(self) -> int:
+        """The fields' hash, computed once: per-instance caches (F_u*, bounds,
+        in ``lru_cache``) ask for it at every cell, and hashing 10^4 jobs'
+        nested tuples each time cost as much as a heuristic's run."""
+        if "_hash" not in self.__dict__:
+            object.__setattr__(self, "_hash", hash((self.machines, self.users, self.name)))
+        return self.__dict__["_hash"]
+
+    def __getstate__(self) -> dict:
+        """Pickled without the hash: a string's hash differs in another process."""
+        return {key: value for key, value in self.__dict__.items() if key != "_hash"}
+
     @cached_property
     def offsets(self) -> tuple[tuple[int, ...], ...]:
         """``offsets[u][i]`` is the flat index of the first job of campaign i of user u."""

@@ -12,45 +12,65 @@ from collections import Counter
 from collections.abc import Sequence
 from math import ceil, floor
 
-from ortools.linear_solver import pywraplp
+import numpy as np
+import scipy.sparse
+from ortools.linear_solver.python.model_builder_helper import ModelBuilderHelper, ModelSolverHelper, SolveStatus
 
 from schedbench.solvers.arcflow import ArcFlowGraph, assignment_from_bins, bins_from_flow, build, paths_from_flow
 from schedbench.metrics.pcmax_bounds import checked_dual_bound
 
 #: OR-Tools backend for the integer model (measured in bench/pcmax_engine.py).
-MIP_BACKEND = "SCIP"
-#: Graphs above this many arcs + nodes are not built (building the model alone takes
-#: about a second per 150,000 arcs).
+MIP_BACKEND = "scip"
+#: Graphs above this many arcs + nodes are not built (building the graph in Python
+#: takes about 0.3 s per 100,000 arcs; the model from it, a fifth of that).
 MAX_GRAPH = 250_000
 
 
-def _model(graph: ArcFlowGraph, integer: bool, backend: str, machines: int | None = None):
-    """Built coefficient by coefficient (pywraplp's expression sums are slow).
+def _model(graph: ArcFlowGraph, integer: bool, machines: int | None = None) -> tuple[ModelBuilderHelper, int, int]:
+    """The model as one sparse matrix (coefficient by coefficient, the
+    Python interface cost more than GLOP's solve): (model, number of arc
+    variables, row of the first demand constraint). Variables are the arcs,
+    then one loss arc per inner node; rows are the inner nodes'
+    conservation (in - out - loss = 0), one demand row per length (in
+    ascending order), and the flow out of node 0.
 
     With ``machines`` the flow is capped at m units and there is no objective:
     a pure feasibility question, which lets the MILP stop at the first packing."""
-    solver = pywraplp.Solver.CreateSolver(backend if integer else "GLOP")
-    infinity = solver.infinity()
-    conservation = {d: solver.Constraint(0, 0) for d in graph.nodes if d > 0}  # in - out - loss = 0
-    demand = {s: solver.Constraint(count, infinity) for s, count in graph.counts.items()}
-    objective = solver.Objective()
-    bins = solver.Constraint(0, infinity if machines is None else machines)
-    flow = []
-    for tail, head, length in graph.arcs:
-        var = solver.IntVar(0, infinity, "") if integer else solver.NumVar(0, infinity, "")
-        flow.append(var)
-        conservation[head].SetCoefficient(var, 1)
-        if tail:
-            conservation[tail].SetCoefficient(var, -1)
-        else:
-            bins.SetCoefficient(var, 1)
-            if machines is None:
-                objective.SetCoefficient(var, 1)
-        demand[length].SetCoefficient(var, 1)
-    for d, row in conservation.items():
-        row.SetCoefficient(solver.NumVar(0, infinity, ""), -1)  # loss arc d -> sink
-    objective.SetMinimization()
-    return solver, flow, demand
+    arcs = np.array(graph.arcs, dtype=np.int64).reshape(-1, 3)
+    tail, head, length = arcs[:, 0], arcs[:, 1], arcs[:, 2]
+    nodes = np.array(graph.nodes, dtype=np.int64)  # nodes[0] is the source 0: no conservation row
+    inner, n_arcs = len(nodes) - 1, len(arcs)
+    lengths = np.array(sorted(graph.counts), dtype=np.int64)
+    demand_row, bins_row = inner, inner + len(lengths)
+    arc_ids, from_source = np.arange(n_arcs), tail == 0
+    inner_tail = ~from_source
+    rows = np.concatenate([np.searchsorted(nodes, head) - 1, np.searchsorted(nodes, tail[inner_tail]) - 1,
+                           demand_row + np.searchsorted(lengths, length), np.full(from_source.sum(), bins_row),
+                           np.arange(inner)])
+    columns = np.concatenate([arc_ids, arc_ids[inner_tail], arc_ids, arc_ids[from_source], n_arcs + np.arange(inner)])
+    values = np.concatenate([np.ones(n_arcs), -np.ones(inner_tail.sum()), np.ones(n_arcs), np.ones(from_source.sum()),
+                             -np.ones(inner)])
+    matrix = scipy.sparse.csr_matrix((values, (rows, columns)), shape=(bins_row + 1, n_arcs + inner))
+    counts = np.array([graph.counts[s] for s in lengths.tolist()], dtype=float)
+    lower = np.concatenate([np.zeros(inner), counts, [0.0]])
+    upper = np.concatenate([np.zeros(inner), np.full(len(lengths), np.inf), [np.inf if machines is None else machines]])
+    objective = np.zeros(n_arcs + inner)
+    if machines is None:
+        objective[:n_arcs] = from_source
+    model = ModelBuilderHelper()
+    model.fill_model_from_sparse_data(np.zeros(n_arcs + inner), np.full(n_arcs + inner, np.inf), objective,
+                                      lower, upper, matrix)
+    if integer:
+        for var in range(n_arcs):
+            model.set_var_integrality(var, True)
+    return model, n_arcs, demand_row
+
+
+def _solve(model: ModelBuilderHelper, backend: str, seconds: float) -> ModelSolverHelper:
+    solver = ModelSolverHelper(backend)
+    solver.set_time_limit_in_seconds(max(seconds, 0.001))
+    solver.solve(model)
+    return solver
 
 
 def _lp(lengths: Sequence[int], capacity: int, seconds: float) -> tuple[ArcFlowGraph, float, list[float], dict] | None:
@@ -60,14 +80,15 @@ def _lp(lengths: Sequence[int], capacity: int, seconds: float) -> tuple[ArcFlowG
     graph = build(lengths, capacity, MAX_GRAPH, deadline)
     if graph is None:
         return None
-    solver, flow, demand = _model(graph, integer=False, backend="GLOP")
+    model, n_arcs, demand_row = _model(graph, integer=False)
     if time.monotonic() > deadline:
         return None
-    solver.SetTimeLimit(max(1, int((deadline - time.monotonic()) * 1000)))
-    if solver.Solve() != pywraplp.Solver.OPTIMAL:
+    solver = _solve(model, "glop", deadline - time.monotonic())
+    if solver.status() != SolveStatus.OPTIMAL:
         return None
-    duals = {s: row.dual_value() for s, row in demand.items()}
-    return graph, solver.Objective().Value(), [v.solution_value() for v in flow], duals
+    duals = solver.dual_values()[demand_row:demand_row + len(graph.counts)].tolist()
+    flow = solver.variable_values()[:n_arcs].tolist()
+    return graph, solver.objective_value(), flow, dict(zip(sorted(graph.counts), duals))
 
 
 def _machines_needed(value: float) -> int:
@@ -92,16 +113,14 @@ def decide(lengths: Sequence[int], machines: int, capacity: int, time_limit: flo
     graph = build(lengths, capacity, MAX_GRAPH, deadline)
     if graph is None:
         return "unknown", None
-    solver, flow, _ = _model(graph, integer=True, backend=MIP_BACKEND, machines=machines)
+    model, n_arcs, _ = _model(graph, integer=True, machines=machines)
     if time.monotonic() > deadline:
         return "unknown", None
-    solver.SetTimeLimit(max(1, int((deadline - time.monotonic()) * 1000)))
-    solver.SetNumThreads(1)
-    code = solver.Solve()
-    if code in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):
-        bins = bins_from_flow(graph, [round(v.solution_value()) for v in flow])
+    solver = _solve(model, MIP_BACKEND, deadline - time.monotonic())
+    if solver.status() in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
+        bins = bins_from_flow(graph, [round(v) for v in solver.variable_values()[:n_arcs].tolist()])
         return "feasible", assignment_from_bins(lengths, bins)
-    if code == pywraplp.Solver.INFEASIBLE:
+    if solver.status() == SolveStatus.INFEASIBLE:
         return "infeasible", None
     return "unknown", None
 
