@@ -77,6 +77,18 @@ class Limits:
 class Scored:
     ratio: Fraction | float   # exact; math.inf only for an unbounded ratio
     numbers: dict = field(default_factory=dict)
+    tiebreak: Fraction = Fraction(0)  # compared only between equal ratios (``Check.tiebreak``)
+
+    def beats(self, other: "Scored | None") -> bool:
+        return other is None or (self.ratio, self.tiebreak) > (other.ratio, other.tiebreak)
+
+    def gain(self, other: "Scored") -> float:
+        """The log of the ratios' quotient, the annealing's measure of a move;
+        between equal ratios, the log of the quotient of 1 + the tie-breaks,
+        so that a chain on a plateau still climbs."""
+        if self.ratio == other.ratio:
+            return math.log((1 + self.tiebreak) / (1 + other.tiebreak)) if self.tiebreak != other.tiebreak else 0.0
+        return math.log(self.ratio / other.ratio) if other.ratio > 0 < self.ratio else 0.0
 
 
 @dataclass
@@ -323,7 +335,7 @@ def search(start: Start, score: Score, size: Callable[[Any], Size], limits: Limi
         seconds = time.perf_counter() - began_at
         source.spent += seconds if timed else evaluate.proved_now
         cost = (unit() if evaluate.cached else seconds) if timed else 1.0
-        if scored is not None and (found.scored is None or scored.ratio > found.scored.ratio):
+        if scored is not None and scored.beats(found.scored):
             found.data, found.scored = data, scored
             found.trajectory.append((evaluate.evaluated, round(time.monotonic() - began, 3), str(scored.ratio)))
             source.won += 1
@@ -349,7 +361,7 @@ def search(start: Start, score: Score, size: Callable[[Any], Size], limits: Limi
                 break
             scored, _ = judge(candidate, source)
             steps += 1
-            if scored is not None and (current_score is None or scored.ratio > current_score.ratio):
+            if scored is not None and scored.beats(current_score):
                 current, current_score = candidate, scored
         if current_score is None:
             continue
@@ -362,7 +374,7 @@ def search(start: Start, score: Score, size: Callable[[Any], Size], limits: Limi
             if scored is None:
                 stale += cost
                 continue
-            gain = math.log(scored.ratio / current_score.ratio) if current_score.ratio > 0 < scored.ratio else 0.0
+            gain = scored.gain(current_score)
             if gain > 0:
                 stale = 0.0
             else:

@@ -317,3 +317,23 @@ def test_chains_on_a_process_pool_keep_the_best_of_their_seeds():
     pooled = worst("lpt", "pcmax", limits=limits, evaluations=150, budget=None, seed=2, chains=2, workers=2)
     assert pooled.scored.ratio == max(f.scored.ratio for f in alone)
     assert pooled.evaluated == sum(f.evaluated for f in alone)
+
+
+def test_a_tie_break_leads_the_search_across_a_plateau():
+    """A score at 1 everywhere but on eight jobs of length 20 (ratio 2): the
+    search finds them when the tie-break rewards total length, and not
+    without it (same seed, same evaluations)."""
+    def score(tiebreak: bool):
+        def scored(instance):
+            full = len(instance.jobs) == 8 and min(instance.jobs) == 20
+            return Scored(Fraction(2 if full else 1), {}, Fraction(sum(instance.jobs), 160) if tiebreak else Fraction(0))
+        return scored
+
+    def start(rng, scale):
+        return {"family": "pcmax", "format_version": 1, "machines": 2, "jobs": [1, 1]}
+
+    def run(tiebreak: bool) -> Fraction:
+        return search(start, score(tiebreak), size, Limits((2, 2), 8, 20), seed=0, evaluations=1500,
+                      shrink_result=False).scored.ratio
+
+    assert (run(True), run(False)) == (2, 1)

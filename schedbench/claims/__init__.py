@@ -32,6 +32,10 @@ class Check:
     holds: bool
     ratio: Fraction | None  # observed / bound; None for a yes-or-no claim
     numbers: dict = field(default_factory=dict)
+    #: For the search only, between instances of equal ratio: how near the
+    #: instance comes to breaking the claim where the ratio cannot tell (a
+    #: claim whose ratio sits at its bound on most instances, a plateau).
+    tiebreak: Fraction = Fraction(0)
 
 
 @dataclass(frozen=True)

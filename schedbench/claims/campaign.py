@@ -158,15 +158,19 @@ def prop6(case: CampaignCase) -> Check:
 
 
 def prop7(case: CampaignCase, run: str = "faircamp") -> Check:
-    """FAIRCAMP meets every deadline: C_i <= d_i."""
+    """FAIRCAMP meets every deadline: C_i <= d_i. The largest C_i / d_i is 1
+    on most instances (a campaign alone meets its deadline exactly), so the
+    search also gets the mean C_i / d_i: instances whose campaigns all run
+    close to their deadlines are the ones a little more contention breaks."""
     inst = case.instance
     found = getattr(case, run)
     times = campaign_times(inst, found.schedule)
-    worst = max(((Fraction(t.completion, d), u, i) for u, (row, drow) in enumerate(zip(times, found.deadlines))
-                 for i, (t, d) in enumerate(zip(row, drow))))
-    ratio, u, i = worst
+    ratios = [(Fraction(t.completion, d), u, i) for u, (row, drow) in enumerate(zip(times, found.deadlines))
+              for i, (t, d) in enumerate(zip(row, drow))]
+    ratio, u, i = max(ratios)
     return Check(ratio <= 1, ratio, {"user": u, "campaign": i, "C_i": times[u][i].completion,
-                                     "d_i": found.deadlines[u][i]})
+                                     "d_i": found.deadlines[u][i]},
+                 sum(r for r, _, _ in ratios) / len(ratios))
 
 
 def cor1(case: CampaignCase, run: str = "faircamp") -> Check:

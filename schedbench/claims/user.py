@@ -211,7 +211,7 @@ def claim_score(claim: Claim, make_case: Callable[[Any], Any]) -> Callable[[Any]
         except NotProven:
             return None
         ratio = check.ratio if check.ratio is not None else Fraction(0 if check.holds else 2)
-        return Scored(ratio, {"check": check})
+        return Scored(ratio, {"check": check}, check.tiebreak)
 
     return score
 
