@@ -40,6 +40,9 @@ class _OutOfBudget(Exception):
 #: the time (at 5% of a 10 s limit instead, Lawrinenko's classes 1-5 lost a
 #: tenth of their instances proven within 1 s).
 NODE_LIMIT = 20_000
+#: The budget when it confirms another method's refutation: the instances
+#: whose LP bound is one short took 10^5 nodes (a tenth of a second).
+CONFIRM_NODE_LIMIT = 250_000
 
 
 def pack(lengths: tuple[int, ...], machines: int, capacity: int, deadline: float,

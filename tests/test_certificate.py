@@ -38,17 +38,22 @@ ISSUE_INSTANCE = {"family": "mosp", "format_version": 1, "local_objective": "sum
 CONFIRMING_MODULES = ("pcmax", "mosp", "ratio", "campaign", "dssp", "knapsack", "three_partition")
 
 
-def test_the_issue_instance_is_optimal_28_on_every_run(tmp_path, monkeypatch):
+def test_the_issue_instance_is_never_a_false_optimum(tmp_path, monkeypatch):
     """It printed "optimal 29" once in three runs with 2 CP-SAT workers and
-    --time-limit 10 (here 20: a slow machine must not make it "feasible")."""
+    --time-limit 10. With 2 workers the search is not repeatable, and on a
+    loaded machine a run may end with 29 and the bound 28: that is honest.
+    Every run's bound is 28, no run calls anything but 28 optimal, and the
+    optimum is reached."""
     path = write_json(tmp_path, "mosp.json", ISSUE_INSTANCE)
     monkeypatch.setattr(settings, "CPSAT_WORKERS", 2)  # the command runs in this process: its setting, not the environment's
+    results = []
     for _ in range(3):
-        out = run_cli("solve", path, "--time-limit", "20", "--json")
+        out = run_cli("solve", path, "--time-limit", "30", "--json")
         assert out.returncode == 0, out.stderr
-        result = json.loads(out.stdout)
-        assert (result["status"], result["objective"], result["bound"]) == ("optimal", 28, 28)
-        assert result["proof"]
+        results.append(json.loads(out.stdout))
+    assert all(r["bound"] == 28 and r["objective"] >= 28 for r in results), results
+    assert all(r["objective"] == 28 and r["proof"] for r in results if r["status"] == "optimal"), results
+    assert any(r["status"] == "optimal" for r in results), results
 
 
 def test_a_hint_outside_its_domain_is_dropped():

@@ -298,3 +298,45 @@ def test_machines_filled_to_the_planted_optimum_are_proven_by_the_bound(high):
     assert time.monotonic() - began < 12
     assert result.status == OPTIMAL and result.objective == inst.meta["optimum"] and result.method == "fill"
     assert validate(inst, result.schedule) == []
+
+
+#: FAIRCAMP Fig. 4 campaigns (seeds 313 and 180) whose arc-flow LP bound is
+#: one short of the optimum: the arc-flow MILP refutes C, CP-SAT does not
+#: confirm it within a minute, bin completion does in 10^5 nodes.
+ONE_SHORT = [((100, 97, 95, 90, 85, 84, 83, 82, 82, 82, 81, 79, 74, 73, 72, 56, 55, 50, 45, 38, 37, 37, 35, 23, 22,
+               19, 13, 8), 172),
+             ((99, 98, 95, 94, 94, 85, 84, 82, 80, 79, 79, 76, 75, 68, 63, 62, 62, 61, 59, 57, 51, 47, 30, 28, 28, 28,
+               25, 9, 7, 2), 182)]
+
+
+@pytest.mark.parametrize("lengths,optimum", ONE_SHORT)
+def test_a_refutation_the_lp_bound_misses_is_confirmed_by_bin_completion(lengths, optimum):
+    from schedbench.solvers.pcmax import clear_cache
+
+    clear_cache()
+    found = pcmax_optimum(lengths, 10, "portfolio", 10.0)
+    assert (found.status, found.makespan) == (OPTIMAL, optimum)
+    assert "bin-completion" in found.proof and len(found.proof) == 2
+
+
+def test_a_problem_left_open_is_not_asked_again_with_no_more_time(monkeypatch):
+    """FAIRCAMP Fig. 4's five values of k share every campaign: one that a
+    call could not prove costs its time once, not once per workload."""
+    from schedbench.solvers import pcmax
+
+    asked = []
+
+    def open_forever(lengths, machines, solver, seconds, search=None):
+        asked.append(seconds)
+        return pcmax._unreached(lengths, machines)
+
+    pcmax.clear_cache()
+    monkeypatch.setattr(pcmax, "_optimum", open_forever)
+    problems = [(ONE_SHORT[0][0], 10)]
+    first = pcmax.pcmax_optima(problems, "portfolio", 0.5)
+    rounds = len(asked)
+    second = pcmax.pcmax_optima(problems, "portfolio", 0.5)
+    assert rounds >= 1 and not first[0].optimal and second == first and len(asked) == rounds
+    pcmax.pcmax_optima(problems, "portfolio", 2.0)  # more time: asked again
+    assert len(asked) > rounds
+    pcmax.clear_cache()
