@@ -80,21 +80,6 @@ def _makespan(machine_of, lengths) -> int:
     return max(loads.values())
 
 
-def upper_bound(lengths: tuple[int, ...], machines: int, lower: int = 0,
-                deadline: float = float("inf"), rules_until: float = float("inf")) -> tuple[list[int], str]:
-    """Best of LPT and MULTIFIT after local search: (machine of each job,
-    name). The search is skipped when a rule already meets ``lower`` (with
-    n <= m, LPT always does) and stops at ``deadline``; MULTIFIT (up to ten
-    first fit passes) starts no pass after ``rules_until``."""
-    machine_of, name = _rules(lengths, machines, lower, rules_until)
-    if _makespan(machine_of, lengths) <= lower:
-        return machine_of, name
-    better = improve(lengths, machine_of, machines, deadline=deadline)
-    if _makespan(better, lengths) < _makespan(machine_of, lengths):
-        return better, name + "+search"
-    return machine_of, name
-
-
 def _rules(lengths: tuple[int, ...], machines: int, lower: int, rules_until: float) -> tuple[list[int], str]:
     """The better of LPT and MULTIFIT (MULTIFIT only when LPT misses ``lower``
     and before ``rules_until``)."""
@@ -304,8 +289,8 @@ def _bounds(lengths: tuple[int, ...], machines: int, improve_until: float, rules
 
 
 def _polish(search: _Search, stop_at: float) -> None:
-    """The local search on the incumbent until ``stop_at`` (``upper_bound``'s
-    last step); method "bounds" when the bounds meet."""
+    """The local search on the incumbent until ``stop_at``; method "bounds"
+    when the bounds meet."""
     if not search.closed and time.monotonic() < stop_at:
         better = improve(search.lengths, search.best, search.machines, deadline=stop_at)
         if _makespan(better, search.lengths) < search.upper:
@@ -338,9 +323,10 @@ def pcmax_optima(problems: list[tuple[tuple[int, ...], int]], solver: str, time_
         out.append(known)
     hard = [i for i, found in enumerate(out) if found is None]
     # a problem left open by an earlier call starts from that call's answer and share
-    given = {i: MORE_TIME * _UNPROVEN.get((*problems[i], solver), (0.0, None))[0] for i in hard}
+    given = {}
     for i in hard:
-        out[i] = _UNPROVEN.get((*problems[i], solver), (0.0, None))[1]
+        seconds, out[i] = _UNPROVEN.get((*problems[i], solver), (0.0, None))
+        given[i] = MORE_TIME * seconds
     opened, asked_ever = list(hard), set()
     while hard:
         asked = []

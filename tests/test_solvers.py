@@ -2,6 +2,7 @@
 'optimal' only when proven."""
 
 import itertools
+import math
 import time
 import random
 from fractions import Fraction
@@ -67,12 +68,12 @@ def test_arcflow_lp_bound_and_dive_reach_the_known_optimum(name):
     """The LP bound (by bisection) reaches the optimum, the cheap bounds do not
     meet there, and the LP dive finds a schedule at exactly that makespan."""
     from schedbench.solvers.milp.pcmax import dive
-    from schedbench.solvers.pcmax import _arcflow_lower_bound, _makespan, upper_bound
+    from schedbench.solvers.pcmax import _arcflow_lower_bound, _bounds, _makespan
     from schedbench.metrics.pcmax_bounds import lower_bound
 
     optimum = known_optima()[name]
     inst = read_benchmark_file(LAWRINENKO / "lawrinenko" / name)
-    upper = _makespan(upper_bound(inst.jobs, inst.machines)[0], inst.jobs)
+    upper = _bounds(inst.jobs, inst.machines, math.inf, math.inf, math.inf).upper  # LPT or MULTIFIT, local search
     cheap = lower_bound(inst.jobs, inst.machines, upper)[0]
     assert cheap < upper and upper > optimum
     assert _arcflow_lower_bound(inst.jobs, inst.machines, cheap, upper, time.monotonic() + 60) == optimum
