@@ -318,6 +318,24 @@ def test_a_refutation_the_lp_bound_misses_is_confirmed_by_bin_completion(lengths
     found = pcmax_optimum(lengths, 10, "portfolio", 10.0)
     assert (found.status, found.makespan) == (OPTIMAL, optimum)
     assert "bin-completion" in found.proof and len(found.proof) == 2
+    assert validate(PcmaxInstance(10, lengths), Schedule(found.machine, found.start)) == []
+
+
+def test_the_arc_flow_milp_decides_as_enumeration_does():
+    """The sparse-matrix arc-flow model (SCIP through model_builder) on its
+    own: infeasible one below the optimum, a valid packing at it."""
+    from schedbench.solvers.milp.pcmax import decide
+    from schedbench.solvers.pcmax import _makespan
+
+    rng = random.Random(8)
+    for _ in range(40):
+        m, n = rng.randint(2, 3), rng.randint(3, 8)
+        lengths = tuple(rng.randint(1, 20) for _ in range(n))
+        optimum = _brute_force(lengths, m)
+        assert decide(lengths, m, optimum - 1, 20)[0] == "infeasible", (lengths, m)
+        status, machine_of = decide(lengths, m, optimum, 20)
+        assert status == "feasible" and _makespan(machine_of, lengths) <= optimum, (lengths, m)
+        assert validate(PcmaxInstance(m, lengths), Schedule(tuple(machine_of), tuple(back_to_back(machine_of, lengths)))) == []
 
 
 def test_a_problem_left_open_is_not_asked_again_with_no_more_time(monkeypatch):
