@@ -26,7 +26,7 @@ Lemma 2's k reads).
 import copy
 from fractions import Fraction
 from heapq import heappop, heappush
-from math import inf
+from math import ceil, inf
 
 from schedbench.heuristics.priority_list import run_priority_list
 from schedbench.schedule import Schedule
@@ -44,15 +44,19 @@ class VirtualFairShare:
         self.waiting: dict[int, int] = {}                   # user -> campaign waiting for C~_{i-1}
         self.released: list[tuple[Fraction, int, int]] = []
         self._next = inf              # cached real time of the next virtual completion
+        self._tick = inf              # its ceiling: all the scheduler compares
         self.busy_periods: list[list] = []  # [start, end] real times with a campaign active in V (end inf: open)
         self.user_periods: list[list[list]] = [[] for _ in instance.users]  # the same per user
 
     def next_event(self):
-        """Real time of the next virtual completion (changes only when the active set does)."""
-        return self._next
+        """First integer time at or after the next virtual completion (changes
+        only when the active set does): comparing integers spares the
+        scheduler the Fraction comparisons, a third of OStrich's time."""
+        return self._tick
 
     def _reschedule(self) -> None:
         self._next = self.time + (self.active[0][0] - self.clock) * len(self.active) if self.active else inf
+        self._tick = ceil(self._next) if self.active else inf
 
     def _settle(self, t) -> None:
         """Advance the virtual clock to real time t."""

@@ -10,7 +10,7 @@ campaign i's last job completes plus its think time.
 """
 
 from heapq import heapify, heappop, heappush, heapreplace
-from math import ceil, inf
+from math import inf
 from typing import Protocol
 
 from schedbench.errors import UserInputError
@@ -34,7 +34,7 @@ class Policy(Protocol):
     released: list  # (key, user, campaign) appended by the policy, drained by the scheduler
 
     def submitted(self, time: int, user: int, campaign: int) -> None: ...
-    def next_event(self): ...           # exact time of the next internal event, or inf
+    def next_event(self): ...           # first integer time at or after the next internal event, or inf
     def fire_event(self) -> None: ...
 
 
@@ -50,11 +50,12 @@ def run_priority_list(instance, policy: Policy, inner: str) -> Schedule:
     ready: list = []  # [key, user, campaign, order, position, base, jobs, completion]
 
     def next_tick():
-        sub = submissions[0][0] if submissions else inf
-        event = policy.next_event()
-        return min(sub, ceil(event) if event != inf else inf)
+        return min(submissions[0][0] if submissions else inf, policy.next_event())
 
     def advance(now: int) -> None:
+        """Events and submissions up to ``now``, in time order (an event
+        before a submission at the same time). Only integer times are
+        compared: for integers t, event <= t iff ceil(event) <= t."""
         while True:
             sub = submissions[0][0] if submissions else inf
             event = policy.next_event()
