@@ -220,7 +220,8 @@ def improve(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ro
 
 
 def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, capacity: int,
-            deadline: float = math.inf, seed: int = 0, partners: int = 16) -> tuple[list[int] | None, bool]:
+            deadline: float = math.inf, seed: int = 0, partners: int = 16,
+            patience: int | None = None) -> tuple[list[int] | None, bool]:
     """A schedule with every load <= ``capacity``, searched from ``machine_of``,
     or None; and whether any group was re-split (a repeat with another seed
     can only help then). Where the lower bound is the optimum, this is the schedule the
@@ -235,7 +236,7 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
     plateau move that changes which jobs are together). When no pair
     allows either, three machines are re-split, then four, all within C.
     Stops when every load fits, at ``deadline`` (``time.monotonic()``), or
-    after 20 m + 200 steps without a smaller total excess. Seeded: the same
+    after ``patience`` (default 20 m + 200) steps without a smaller total excess. Seeded: the same
     inputs give the same answer unless the deadline cuts it."""
     rng = random.Random(seed)
     machine_of = list(machine_of)
@@ -277,7 +278,8 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
     for q in range(machines):
         mark(q)
     excess = sum(loads[q] - capacity for q in over)
-    best, stale, patience = excess, 0, 20 * machines + 200
+    best, stale = excess, 0
+    patience = 20 * machines + 200 if patience is None else patience
     moved_any = False
     while over and stale < patience and time.monotonic() < deadline:
         a = over[rng.randrange(len(over))]

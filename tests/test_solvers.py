@@ -359,3 +359,52 @@ def test_a_problem_left_open_is_not_asked_again_with_no_more_time(monkeypatch):
     pcmax.pcmax_optima(problems, "portfolio", 2.0)  # more time: asked again
     assert len(asked) > rounds
     pcmax.clear_cache()
+
+
+#: FAIRCAMP Fig. 4 campaigns (seed 0): one bin completion refutes at its
+#: LP bound (151; the optimum is 152), one of 41 jobs the fill closes at 210.
+REFUTED_AT_LP = ((71, 74, 29, 62, 68, 48, 63, 75, 100, 74, 43, 62, 26, 83, 65, 87, 60, 50, 67, 90, 22, 91, 79), 152)
+FILLED = ((89, 98, 16, 50, 90, 63, 93, 22, 45, 80, 74, 49, 42, 70, 19, 11, 39, 4, 67, 29, 85, 38, 1, 77, 66, 45, 66,
+           75, 3, 8, 71, 10, 94, 19, 81, 83, 1, 44, 51, 60, 68), 210)
+
+
+def test_a_capacity_bin_completion_refuted_is_not_dived(monkeypatch):
+    """A dive only finds packings: at a C bin completion already refuted
+    only the arc-flow MILP runs (it can confirm the refutation); before,
+    the dive spent half of the campaign's share there in vain."""
+    from schedbench.solvers import pcmax
+
+    dived = []
+    real_dive = pcmax.dive
+    monkeypatch.setattr(pcmax, "dive", lambda lengths, machines, capacity, seconds:
+                        dived.append(capacity) or real_dive(lengths, machines, capacity, seconds))
+    pcmax.clear_cache()
+    lengths, optimum = REFUTED_AT_LP
+    found = pcmax.pcmax_optimum(lengths, 10, "portfolio", 10.0)
+    assert (found.status, found.makespan) == (OPTIMAL, optimum)
+    assert optimum - 1 not in dived
+    assert validate(PcmaxInstance(10, lengths), Schedule(found.machine, found.start)) == []
+    pcmax.clear_cache()
+
+
+def _first_step(monkeypatch, lengths, machines) -> str:
+    """Which of bin completion and the fill the engine tries first on an open problem."""
+    from schedbench.solvers import pcmax
+
+    steps = []
+    real_pack, real_fill = pcmax.pack, pcmax.fill_to
+    monkeypatch.setattr(pcmax, "pack", lambda *a, **k: steps.append("pack") or real_pack(*a, **k))
+    monkeypatch.setattr(pcmax, "fill_to", lambda *a, **k: steps.append("fill") or real_fill(*a, **k))
+    pcmax.clear_cache()
+    found = pcmax.pcmax_optimum(lengths, machines, "portfolio", 10.0)
+    assert found.optimal and found.method != "bounds"
+    pcmax.clear_cache()
+    return steps[0]
+
+
+def test_with_four_jobs_a_machine_the_fill_goes_before_bin_completion(monkeypatch):
+    """FAIRCAMP Fig. 4's campaigns of 40 jobs and more on 10 machines: the
+    fill closes them in a millisecond where bin completion spent 2 x 10^4
+    nodes in vain; with fewer jobs a machine bin completion goes first."""
+    assert _first_step(monkeypatch, FILLED[0], 10) == "fill"
+    assert _first_step(monkeypatch, REFUTED_AT_LP[0], 10) == "pack"
