@@ -6,16 +6,19 @@ Bounds first, models last:
    equal bounds close the instance ("bounds"); then the fill search
    (``heuristics.pcmax.fill_to``) looks for a schedule at the lower bound,
    which the bound alone proves optimal ("fill"), for at most 5% of the
-   time before the backend's search, and after it for all the time left
+   time before the backend's search (from ``FILL_FIRST`` jobs a machine
+   on, a short probe of it goes first of all), and after it for all the time left
    when no model refuted the bound (machines filled to C exactly, where the
    models are too large to build); bin completion
    (``solvers.bin_completion``) looks for one too, at this bound and at
    the LP's, each for at most 5% of the time ("bin-completion");
-3. backend ``milp``: the arc-flow LP bound, found by bisection on C, raises
+3. backend ``milp``: the arc-flow LP bound, found by bisection on C (the
+   lower bound tried first unless bin completion refuted it), raises
    the lower bound ("arcflow-lp", each refuted C checked from the LP's dual
    solution in exact arithmetic); then C = lower, lower + 1, ... is decided
-   by LP diving, which only ever finds packings ("arcflow-dive"), and by the
-   arc-flow MILP, which also refutes ("arcflow-milp");
+   by LP diving, which only ever finds packings ("arcflow-dive"; skipped at
+   a C bin completion refuted), and by the arc-flow MILP, which also
+   refutes ("arcflow-milp");
    backend ``cpsat``: the CP-SAT bin-packing model minimises the makespan
    between the bounds ("cpsat"), which also moves fast over wide gaps
    (long jobs), where deciding one C at a time cannot;
@@ -223,9 +226,7 @@ def _optimum(lengths: tuple[int, ...], machines: int, solver: str, time_limit: f
         _polish(search, began + time_limit / 4)
     if len(lengths) >= FILL_FIRST * machines:
         _fill(search, min(search_end, time.monotonic() + FILL_SHARE * time_limit), patience=FILL_FIRST_PATIENCE)
-        if _pack(search, min(search_end, time.monotonic() + PACK_SHARE * time_limit)) != INFEASIBLE:
-            _fill(search, min(search_end, time.monotonic() + FILL_SHARE * time_limit))
-    elif _pack(search, min(search_end, time.monotonic() + PACK_SHARE * time_limit)) != INFEASIBLE:
+    if _pack(search, min(search_end, time.monotonic() + PACK_SHARE * time_limit)) != INFEASIBLE:
         _fill(search, min(search_end, time.monotonic() + FILL_SHARE * time_limit))
     if not search.closed:
         _search(search, solver, search_end)
@@ -247,7 +248,7 @@ FILL_FIRST = 4
 #: jobs, MOSP Fig. 8's organizations: its full patience cost them 0.5 s).
 FILL_FIRST_PATIENCE = 50
 
-#: The first fill's share of the time limit, before the backend's search: a
+#: The fill's share of the time limit before the backend's search (the probe's too): a
 #: probe, since a fill that fails costs the models their time (at a quarter,
 #: Lawrinenko classes 6-7 lost instances the arc-flow dive proves).
 FILL_SHARE = 0.05
