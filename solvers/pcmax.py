@@ -224,10 +224,15 @@ def _optimum(lengths: tuple[int, ...], machines: int, solver: str, time_limit: f
         search = _bounds(lengths, machines, began + time_limit / 4, began + time_limit / 2, began + time_limit / 4)
     else:
         _polish(search, began + time_limit / 4)
+
+    def share(fraction: float) -> float:
+        """The end of a step given ``fraction`` of the limit from now, within the search's share."""
+        return min(search_end, time.monotonic() + fraction * time_limit)
+
     if len(lengths) >= FILL_FIRST * machines:
-        _fill(search, min(search_end, time.monotonic() + FILL_SHARE * time_limit), patience=FILL_FIRST_PATIENCE)
-    if _pack(search, min(search_end, time.monotonic() + PACK_SHARE * time_limit)) != INFEASIBLE:
-        _fill(search, min(search_end, time.monotonic() + FILL_SHARE * time_limit))
+        _fill(search, share(FILL_SHARE), patience=FILL_FIRST_PATIENCE)
+    if _pack(search, share(PACK_SHARE)) != INFEASIBLE:
+        _fill(search, share(FILL_SHARE))
     if not search.closed:
         _search(search, solver, search_end)
     if search.claimed > search.lower:

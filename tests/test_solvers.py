@@ -396,10 +396,11 @@ def _first_step(monkeypatch, lengths, machines) -> str:
 
     steps = []
     real_pack, real_fill = pcmax.pack, pcmax.fill_to
-    monkeypatch.setattr(pcmax, "pack", lambda *a, **k: steps.append("pack") or real_pack(*a, **k))
-    monkeypatch.setattr(pcmax, "fill_to", lambda *a, **k: steps.append("fill") or real_fill(*a, **k))
-    pcmax.clear_cache()
-    found = pcmax.pcmax_optimum(lengths, machines, "portfolio", 10.0)
+    with monkeypatch.context() as patch:  # undone on return: a second call wraps the real functions
+        patch.setattr(pcmax, "pack", lambda *a, **k: steps.append("pack") or real_pack(*a, **k))
+        patch.setattr(pcmax, "fill_to", lambda *a, **k: steps.append("fill") or real_fill(*a, **k))
+        pcmax.clear_cache()
+        found = pcmax.pcmax_optimum(lengths, machines, "portfolio", 10.0)
     assert found.optimal and found.method != "bounds"
     pcmax.clear_cache()
     return steps[0]
