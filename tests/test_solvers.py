@@ -402,6 +402,7 @@ def _first_step(monkeypatch, lengths, machines) -> str:
         pcmax.clear_cache()
         found = pcmax.pcmax_optimum(lengths, machines, "portfolio", 10.0)
     assert found.optimal and found.method != "bounds"
+    assert validate(PcmaxInstance(machines, lengths), Schedule(found.machine, found.start)) == []
     pcmax.clear_cache()
     return steps[0]
 
