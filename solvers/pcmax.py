@@ -39,7 +39,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache, partial
+from functools import lru_cache
 
 from schedbench.errors import UserInputError
 from schedbench.heuristics.pcmax import fill_to, improve, lpt, multifit
@@ -81,21 +81,6 @@ def _makespan(machine_of, lengths) -> int:
     for q, p in zip(machine_of, lengths):
         loads[q] = loads.get(q, 0) + p
     return max(loads.values())
-
-
-def _rules(lengths: tuple[int, ...], machines: int, lower: int, rules_until: float) -> tuple[list[int], str]:
-    """The better of LPT and MULTIFIT (MULTIFIT only when LPT misses ``lower``
-    and before ``rules_until``)."""
-    candidates = []
-    for name, rule in (("lpt", lpt), ("multifit", partial(multifit, deadline=rules_until))):
-        if name == "multifit" and time.monotonic() >= rules_until:
-            break
-        machine_of = rule(lengths, [0] * machines)[0]
-        candidates.append((_makespan(machine_of, lengths), name, machine_of))
-        if candidates[-1][0] <= lower:
-            return machine_of, name
-    _, name, machine_of = min(candidates, key=lambda c: c[0])
-    return machine_of, name
 
 
 @dataclass
@@ -300,13 +285,19 @@ def _pack(search: _Search, stop_at: float) -> str:
 
 def _bounds(lengths: tuple[int, ...], machines: int, improve_until: float, rules_until: float,
             bound_until: float) -> _Search:
-    """The engine's start: the lower bound (its L2 search until
-    ``bound_until``) and the best heuristic schedule (MULTIFIT before
-    ``rules_until``, local search until ``improve_until``, none when it is
-    past); method "bounds" when they meet."""
-    lower, name = lower_bound(lengths, machines, deadline=bound_until)
-    best, heuristic = _rules(lengths, machines, lower, rules_until)
-    search = _Search(lengths, machines, best, _makespan(best, lengths), heuristic, lower, (name,))
+    """The engine's start: LPT's schedule, the lower bound (its L2 search
+    stopping at LPT's makespan, or at ``bound_until``), MULTIFIT's schedule
+    where it is better and LPT missed the bound (before ``rules_until``),
+    then local search until ``improve_until`` (none when it is past);
+    method "bounds" when they meet."""
+    best, heuristic = lpt(lengths, [0] * machines)[0], "lpt"
+    upper = _makespan(best, lengths)
+    lower, name = lower_bound(lengths, machines, upper, deadline=bound_until)
+    if lower < upper and time.monotonic() < rules_until:
+        other = multifit(lengths, [0] * machines, deadline=rules_until)[0]
+        if _makespan(other, lengths) < upper:
+            best, heuristic, upper = other, "multifit", _makespan(other, lengths)
+    search = _Search(lengths, machines, best, upper, heuristic, lower, (name,))
     _polish(search, improve_until)
     return search
 

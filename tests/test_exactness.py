@@ -9,6 +9,7 @@ import math
 import sys
 
 import pytest
+from gmpy2 import mpfr
 
 from schedbench import families
 from schedbench.errors import UserInputError
@@ -46,16 +47,26 @@ OPTIONS = {
 }
 
 
-def floats_in(run) -> set[tuple[str, str, str]]:
-    """(module, function, variable) of every finite float seen while ``run()`` runs."""
-    found = set()
+#: Python's floats and gmpy2's (an mpq that meets a float becomes an mpfr).
+FLOATS = (float, type(mpfr(0)))
+
+
+def _finite_float(value) -> bool:
+    return type(value) in FLOATS and math.isfinite(value)
+
+
+def floats_in(run, found: set | None = None) -> set[tuple[str, str, str]]:
+    """(module, function, variable) of every finite float seen while
+    ``run()`` runs, added to ``found`` (so that a run that raises still
+    leaves what it saw)."""
+    found = set() if found is None else found
 
     def local(frame, event, arg):
         if event in ("line", "return"):
             where = (frame.f_globals.get("__name__", ""), frame.f_code.co_name)
             found.update((*where, name) for name, value in frame.f_locals.items()
-                         if type(value) is float and math.isfinite(value) and name != "time_limit")
-            if event == "return" and type(arg) is float and math.isfinite(arg):
+                         if _finite_float(value) and name != "time_limit")
+            if event == "return" and _finite_float(arg):
                 found.add((*where, "<return>"))
         return local
 
@@ -93,15 +104,19 @@ def test_heuristics_and_metrics_hold_no_float(family):
 
 
 def test_a_float_clock_is_caught(monkeypatch):
-    """OStrich's virtual clock once advanced by int / int: the tracer sees it."""
+    """OStrich's virtual clock once advanced by int / int: the tracer sees
+    the float (an mpfr once it meets the clock's mpq), and the virtual
+    schedule refuses it when it records a period."""
     from schedbench.heuristics import ostrich
 
     def settle(self, t):
         if self.active:
-            self.clock += (t - self.time) / len(self.active)
+            self.clock += (t - int(self.time)) / len(self.active)
         self.time = t
 
     monkeypatch.setattr(ostrich.VirtualFairShare, "_settle", settle)
-    found = floats_in(lambda: ostrich.ostrich(CASES["campaign"][1]))
+    found = set()
+    with pytest.raises(TypeError, match="Rational"):
+        floats_in(lambda: ostrich.ostrich(CASES["campaign"][1]), found)
     assert ("schedbench.heuristics.ostrich", "_settle", "self") not in found  # attributes are not locals...
     assert any(module == "schedbench.heuristics.ostrich" for module, _, _ in found)  # ...but what they feed is

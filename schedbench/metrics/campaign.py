@@ -46,8 +46,12 @@ def campaign_times(instance, schedule: Schedule) -> list[list[CampaignTimes]]:
     return out
 
 
-def user_flows(instance, schedule: Schedule) -> list[int]:
-    return [sum(t.flow for t in row) for row in campaign_times(instance, schedule)]
+@lru_cache(maxsize=4)
+def user_flows(instance, schedule: Schedule) -> tuple[int, ...]:
+    """F_u per user. Remembered for the last few schedules: a cell measures
+    its schedule's objective and its metrics from the same flows (hashing
+    a schedule costs a twentieth of its ``campaign_times``)."""
+    return tuple(sum(t.flow for t in row) for row in campaign_times(instance, schedule))
 
 
 def campaign_stretches(instance, schedule: Schedule) -> list[list[Fraction]]:
