@@ -1,6 +1,7 @@
 """Whole-command cost at trace scale: convert, simulate, validate, metrics.
 
-    python -m schedbench.bench.trace_scale [--sizes 10000 100000 1000000] [--traces] [--out FILE]
+    python -m schedbench.bench.trace_scale [--sizes 10000 100000 1000000] [--wide 200000:25000]
+        [--traces] [--out FILE]
         [--results run.jsonl]    # one line per finished command pair; a rerun skips those done
 
 Per size, a seeded synthetic SWF trace (``synthetic_trace``) is converted
@@ -11,10 +12,12 @@ campaign and MOSP heuristic runs as
 validator, the exact references its metrics need (``--time-limit`` each)
 and the metrics. Every command is its own process, so its wall time and
 peak memory (the child's maximum resident set, from ``os.wait4``) are the
-whole command's, Python's start included. ``--traces`` adds the SWF
-traces in ``shared/traces`` at full size. The growth exponent of each
-heuristic is the slope of log(time) against log(jobs) over the synthetic
-sizes (least squares).
+whole command's, Python's start included. ``--wide JOBS:MACHINES`` adds
+synthetic traces on as many machines as a grid has (24,515 processors
+for 188,041 jobs in the trace of issue 18), ``--traces`` the SWF traces
+in ``shared/traces`` at full size. The growth exponent of each heuristic
+is the slope of log(time) against log(jobs) over the synthetic sizes
+(least squares; the wide ones, on other machine counts, are left out).
 """
 
 import argparse
@@ -36,13 +39,13 @@ MOSP = ("ilba", "lpt-lpt", "spt-lpt", "less-helped-first")
 USERS, GROUPS, ORGANIZATIONS = 50, 12, 8
 
 
-def synthetic_trace(path: Path, jobs: int, seed: int = 0) -> None:
+def synthetic_trace(path: Path, jobs: int, seed: int = 0, machines: int | None = None) -> None:
     """An SWF trace of ``jobs`` one-processor jobs: Poisson arrivals at about
-    90% load on m = max(10, jobs / 100) processors, run times log-uniform
+    90% load on m = ``machines`` (by default max(10, jobs / 100)) processors, run times log-uniform
     between 1 s and one day, users drawn with Zipf-like weights, each in one
     of ``GROUPS`` groups (the organizations of ``mosp-swf``)."""
     rng = random.Random(seed)
-    machines = max(10, jobs // 100)
+    machines = machines or max(10, jobs // 100)
     weights = [1 / (u + 1) for u in range(USERS)]
     runs = [int(10 ** rng.uniform(0, 4.94)) for _ in range(jobs)]
     gap = sum(runs) / jobs / machines / 0.9
@@ -90,6 +93,15 @@ def runs(label: str, jobs: int, trace: Path, work: Path, time_limit: float, done
                    "convert_mb": convert_mb, "seconds": seconds, "peak_mb": peak}
 
 
+def _write_synthetic(path: Path, jobs: int, machines: int | None = None) -> None:
+    """``synthetic_trace`` in a child process, for the reason ``_child_count`` gives:
+    drawing 10^7 jobs here made every later command's measured peak 350 MB."""
+    subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; "
+                    "from schedbench.bench.trace_scale import synthetic_trace; "
+                    "synthetic_trace(Path(sys.argv[1]), int(sys.argv[2]), machines=int(sys.argv[3]) or None)",
+                    str(path), str(jobs), str(machines or 0)], check=True)
+
+
 def _child_count(code: str, path: Path) -> int:
     """A count over a trace or an instance (its user groups, its jobs), made in
     a child process: a child starts with its parent's resident pages, so a
@@ -120,15 +132,30 @@ def table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def _jobs_on_machines(text: str) -> tuple[int, int]:
+    jobs, _, machines = text.partition(":")
+    try:
+        return int(jobs), int(machines)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"JOBS:MACHINES, two integers, not {text!r}") from None
+
+
+def _wide_label(jobs: int, machines: int) -> str:
+    return f"wide {jobs:,} on {machines:,} machines"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000, 1_000_000])
+    parser.add_argument("--wide", type=_jobs_on_machines, nargs="*", default=[], metavar="JOBS:MACHINES",
+                        help="also synthetic traces of JOBS jobs on MACHINES processors")
     parser.add_argument("--traces", action="store_true", help="also the SWF traces of shared/traces at full size")
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per exact reference a metric needs")
     parser.add_argument("--out", type=Path, help="write the table here, headed by the command")
     parser.add_argument("--results", type=Path, help="JSON lines of finished rows; resumed from if present")
     args = parser.parse_args()
     labels = [f"synthetic {jobs:,}" for jobs in args.sizes]
+    labels += [_wide_label(jobs, machines) for jobs, machines in args.wide]
     labels += [path.name.split("-")[0] for path in sorted(TRACES.glob("*.swf.gz"))] if args.traces else []
     wanted = {(label, family, name) for label in labels
               for family, names in (("campaign", CAMPAIGN), ("mosp", MOSP)) for name in names}
@@ -139,8 +166,12 @@ def main() -> None:
         inputs = []
         for jobs in args.sizes:
             trace = work / f"synthetic-{jobs}.swf"
-            synthetic_trace(trace, jobs)
+            _write_synthetic(trace, jobs)
             inputs.append((f"synthetic {jobs:,}", jobs, trace))
+        for jobs, machines in args.wide:
+            trace = work / f"wide-{jobs}-{machines}.swf"
+            _write_synthetic(trace, jobs, machines)
+            inputs.append((_wide_label(jobs, machines), jobs, trace))
         if args.traces:
             inputs += [(path.name.split("-")[0], 0, path) for path in sorted(TRACES.glob("*.swf.gz"))]
         for label, jobs, trace in inputs:

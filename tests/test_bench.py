@@ -37,7 +37,9 @@ def test_backends_must_agree():
 def test_trace_benchmark_traces_are_seeded_and_its_exponent_is_a_slope(tmp_path):
     """The synthetic trace converts to exactly its jobs, the same bytes for a
     seed; the growth exponent of time = c n^1.5 is 1.5."""
-    from schedbench.bench.trace_scale import exponent, synthetic_trace
+    import argparse
+
+    from schedbench.bench.trace_scale import _jobs_on_machines, _wide_label, exponent, synthetic_trace
     from schedbench.instances.swf import campaigns_from_swf
 
     first, again = tmp_path / "a.swf", tmp_path / "b.swf"
@@ -50,6 +52,14 @@ def test_trace_benchmark_traces_are_seeded_and_its_exponent_is_a_slope(tmp_path)
             for n in (10, 100, 1000)]
     assert exponent(rows, "campaign", "fcfs") == pytest.approx(1.5)
     assert exponent(rows[:1], "campaign", "fcfs") is None
+    # a wide trace (another machine count) is measured, but not fitted
+    synthetic_trace(first, 500, machines=25)
+    assert campaigns_from_swf(first).machines == 25
+    wide = {**rows[0], "input": _wide_label(500, 25), "jobs": 500, "seconds": 1e6}
+    assert exponent([*rows, wide], "campaign", "fcfs") == pytest.approx(1.5)
+    assert _jobs_on_machines("200000:25000") == (200_000, 25_000)
+    with pytest.raises(argparse.ArgumentTypeError, match="JOBS:MACHINES"):
+        _jobs_on_machines("200000")
 
 
 def test_worst_case_table_compares_medians_over_seeds():

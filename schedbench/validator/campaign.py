@@ -12,7 +12,7 @@ import numpy as np
 
 from schedbench.schedule import Schedule
 from schedbench.validator import Violation
-from schedbench.validator.machines import check_machines, integers
+from schedbench.validator.machines import check_machines, job_arrays
 
 
 def check(instance, schedule: Schedule) -> list[Violation]:
@@ -22,21 +22,24 @@ def check(instance, schedule: Schedule) -> list[Violation]:
         offset, u, i = firsts[bisect_right(firsts, (job, float("inf"))) - 1]
         return f"users[{u}].campaigns[{i}].jobs[{job - offset}]"
 
-    out = check_machines(instance.lengths, instance.machines, schedule, name)
-    if out and out[0].rule == "shape":
-        return out
-    start, valid = integers(schedule.start)
-    end = start + np.array(instance.lengths, dtype=np.int64)
+    if len(schedule) != len(instance.lengths):
+        return check_machines(instance.lengths, instance.machines, schedule, name)
+    arrays = job_arrays(instance.lengths, instance.machines, schedule)
+    out = check_machines(instance.lengths, instance.machines, schedule, name, arrays)
+    start, valid, end = arrays.start, arrays.start_ok, arrays.end
     bounds = np.array([offset for offset, _, _ in firsts], dtype=np.int64)  # campaigns are never empty
-    earliest = np.minimum.reduceat(np.where(valid, start, np.iinfo(np.int64).max), bounds).tolist()
-    completions = np.maximum.reduceat(end, bounds).tolist()
-    for c, (offset, u, i) in enumerate(firsts):
-        user = instance.users[u]
-        submitted = user.release if i == 0 else completions[c - 1] + user.campaigns[i].think_time
-        if earliest[c] < submitted:
-            for j in range(offset, offset + len(user.campaigns[i].jobs)):
-                if valid[j] and start[j] < submitted:
-                    rule = "release" if i == 0 else "campaign-barrier"
-                    out.append(Violation(rule, name(j),
-                                         f"starts at {start[j]} before its campaign's submission at {submitted}"))
+    earliest = np.minimum.reduceat(np.where(valid, start, np.iinfo(np.int64).max), bounds)
+    completions = np.maximum.reduceat(end, bounds)
+    # t_1 = release, t_{i+1} = C_i + think_{i+1}: each campaign's own term, plus C of the one before
+    own = np.array([user.release if i == 0 else c.think_time for user in instance.users
+                    for i, c in enumerate(user.campaigns)], dtype=np.int64)
+    chained = np.array([i > 0 for user in instance.users for i in range(len(user.campaigns))], dtype=bool)
+    submitted = own + np.where(chained, np.concatenate(([0], completions[:-1])), 0)
+    for c in np.flatnonzero(earliest < submitted).tolist():
+        offset, u, i = firsts[c]
+        at = int(submitted[c])
+        for j in range(offset, offset + len(instance.users[u].campaigns[i].jobs)):
+            if valid[j] and start[j] < at:
+                rule = "release" if i == 0 else "campaign-barrier"
+                out.append(Violation(rule, name(j), f"starts at {start[j]} before its campaign's submission at {at}"))
     return out

@@ -6,6 +6,7 @@ of a second); a job is named only when it breaks a rule.
 """
 
 from collections.abc import Callable, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
@@ -41,17 +42,33 @@ def _int64(values: Sequence[int]) -> np.ndarray | None:
     return array
 
 
+class JobArrays(NamedTuple):
+    """A schedule's jobs as arrays (invalid values as 0, masked out)."""
+    machine: np.ndarray
+    machine_ok: np.ndarray
+    start: np.ndarray
+    start_ok: np.ndarray
+    end: np.ndarray
+
+
+def job_arrays(lengths: Sequence[int], machines: int, schedule: Schedule) -> JobArrays:
+    """Once per schedule: a family's own rules read the arrays the machine rules used."""
+    machine, machine_ok = integers(schedule.machine, machines)
+    start, start_ok = integers(schedule.start)
+    return JobArrays(machine, machine_ok, start, start_ok, start + np.array(lengths, dtype=np.int64).reshape(-1))
+
+
 def check_machines(lengths: Sequence[int], machines: int, schedule: Schedule,
-                   name: Callable[[int], str]) -> list[Violation]:
-    """Shape, machine range, start >= 0 and no overlap on any machine.
+                   name: Callable[[int], str], arrays: JobArrays | None = None) -> list[Violation]:
+    """Shape, machine range, start >= 0 and no overlap on any machine
+    (``arrays``: ``job_arrays`` of this schedule, if the caller has them).
 
     Each job is one interval [start, start + p) on one machine, so a valid
     schedule is non-preemptive by construction of the format.
     """
     if len(schedule) != len(lengths):
         return [Violation("shape", "schedule", f"{len(schedule)} jobs scheduled, instance has {len(lengths)}")]
-    machine, machine_ok = integers(schedule.machine, machines)
-    start, start_ok = integers(schedule.start)
+    machine, machine_ok, start, start_ok, end = arrays or job_arrays(lengths, machines, schedule)
     out: list[Violation] = []
     for j in np.flatnonzero(~(machine_ok & start_ok)).tolist():
         if not machine_ok[j]:
@@ -59,7 +76,6 @@ def check_machines(lengths: Sequence[int], machines: int, schedule: Schedule,
         else:
             out.append(Violation("start", name(j), f"start {schedule.start[j]!r} is not an integer >= 0"))
     jobs = np.flatnonzero(machine_ok & start_ok)
-    end = start + np.array(lengths, dtype=np.int64).reshape(-1)
     jobs = jobs[np.lexsort((jobs, end[jobs], start[jobs], machine[jobs]))]  # by machine, then start, end, job
     first, second = jobs[:-1], jobs[1:]
     clash = (machine[first] == machine[second]) & (start[second] < end[first])
