@@ -88,3 +88,27 @@ def test_a_refutation_by_bin_completion_is_confirmed_before_it_counts(monkeypatc
     finally:
         engine.clear_cache()
     assert not found.optimal and found.bound == 21 and found.unconfirmed == (22, "bin-completion")
+
+
+def test_bin_completion_climbs_and_one_lp_confirms_its_claim(monkeypatch):
+    """A FAIRCAMP Fig. 4 campaign: bounds 99 and 102; bin completion refutes
+    99, 100 and 101, and the one LP, at 101, proves 102 from its duals
+    (bisection asked two). Without the climb's claims the LP's first
+    capacity would be 100."""
+    from schedbench.solvers import pcmax as engine
+
+    lengths = (93, 99, 51, 91, 44, 93, 30, 24, 15, 64, 87, 38, 80, 45, 87)
+    asked, decided = [], []
+    lp_bins, pack_at = engine.lp_bins, engine.pack
+    monkeypatch.setattr(engine, "lp_bins", lambda jobs, capacity, seconds: (asked.append(capacity),
+                                                                               lp_bins(jobs, capacity, seconds))[1])
+    monkeypatch.setattr(engine, "pack", lambda jobs, m, capacity, *rest, **options: (
+        decided.append(capacity), pack_at(jobs, m, capacity, *rest, **options))[1])
+    engine.clear_cache()
+    try:
+        found = engine.pcmax_optimum(lengths, 10, "portfolio", 10)
+    finally:
+        engine.clear_cache()
+    assert decided == [99, 100, 101] and asked == [101]
+    assert found.optimal and found.makespan == 102 and found.proof == ("arcflow-lp-dual",)
+    assert _makespan(lengths, found.machine, 10) == 102

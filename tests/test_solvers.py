@@ -65,8 +65,8 @@ HARD_LAWRINENKO = ("p_cmax-class5-n162-m72-mu100-sigma50-seed12667.txt",
 @pytest.mark.skipif(not LAWRINENKO.exists(), reason="shared/ benchmarks not beside the checkout")
 @pytest.mark.parametrize("name", HARD_LAWRINENKO)
 def test_arcflow_lp_bound_and_dive_reach_the_known_optimum(name):
-    """The LP bound (by bisection, with or without trying the cheap bound
-    first) reaches the optimum, the cheap bounds do not meet there, and the
+    """The LP bound (by bisection, with or without a capacity tried first:
+    the cheap bound, just below a claim) reaches the optimum, the cheap bounds do not meet there, and the
     LP dive finds a schedule at exactly that makespan."""
     from schedbench.solvers.milp.pcmax import dive
     from schedbench.solvers.pcmax import _arcflow_lower_bound, _bounds, _makespan
@@ -77,9 +77,8 @@ def test_arcflow_lp_bound_and_dive_reach_the_known_optimum(name):
     upper = _bounds(inst.jobs, inst.machines, math.inf, math.inf, math.inf).upper  # LPT or MULTIFIT, local search
     cheap = lower_bound(inst.jobs, inst.machines, upper)[0]
     assert cheap < upper and upper > optimum
-    for lower_first in (False, True):  # bisection, or the cheap bound tried first
-        assert _arcflow_lower_bound(inst.jobs, inst.machines, cheap, upper, time.monotonic() + 60,
-                                    lower_first) == optimum
+    for first in (None, cheap, optimum - 1, upper - 1):  # bisection, or a capacity tried first
+        assert _arcflow_lower_bound(inst.jobs, inst.machines, cheap, upper, time.monotonic() + 60, first) == optimum
     status, machine_of = dive(inst.jobs, inst.machines, optimum, 60)
     assert status == "feasible"
     schedule = Schedule(tuple(machine_of), tuple(back_to_back(machine_of, inst.jobs)))
