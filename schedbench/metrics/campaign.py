@@ -99,14 +99,8 @@ def objective(instance, schedule: Schedule, name: str, references: dict) -> Frac
 def campaign_lower_bounds(instance) -> tuple[tuple[int, ...], ...]:
     """LB_i, each campaign's P||Cmax lower bound, per user. Remembered per
     instance: every algorithm measured on it asks for the same ones."""
-    return tuple(tuple(_campaign_bound(c.jobs, instance.machines) for c in user.campaigns) for user in instance.users)
-
-
-@lru_cache(maxsize=100_000)
-def _campaign_bound(jobs: tuple[int, ...], machines: int) -> int:
-    """Remembered per campaign too: workloads drawn from one seed share their
-    campaigns (FAIRCAMP Fig. 4's values of k, ``bench.runner.seed_bundles``)."""
-    return pcmax_lower_bound(jobs, machines)[0]
+    return tuple(tuple(pcmax_lower_bound(c.jobs, instance.machines)[0] for c in user.campaigns)
+                 for user in instance.users)
 
 
 def lower_bound(instance, name: str) -> Fraction | None:
