@@ -52,6 +52,9 @@ def test_trace_benchmark_traces_are_seeded_and_its_exponent_is_a_slope(tmp_path)
             for n in (10, 100, 1000)]
     assert exponent(rows, "campaign", "fcfs") == pytest.approx(1.5)
     assert exponent(rows[:1], "campaign", "fcfs") is None
+    started = [{**rows[0], "seconds": 1e3}, *rows[1:]]  # a start-up cost: the fit flattens, the largest sizes not
+    assert exponent(started, "campaign", "fcfs") < 1.0
+    assert exponent(started, "campaign", "fcfs", largest=True) == pytest.approx(1.5)
     # a wide trace (another machine count) is measured, but not fitted
     synthetic_trace(first, 500, machines=25)
     assert campaigns_from_swf(first).machines == 25
