@@ -139,9 +139,12 @@ def table(rows: list[dict]) -> str:
 def _jobs_on_machines(text: str) -> tuple[int, int]:
     jobs, _, machines = text.partition(":")
     try:
-        return int(jobs), int(machines)
+        counts = int(jobs), int(machines)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"JOBS:MACHINES, two integers, not {text!r}") from None
+        counts = 0, 0
+    if min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"JOBS:MACHINES, two positive integers, not {text!r}")
+    return counts
 
 
 def _wide_label(jobs: int, machines: int) -> str:

@@ -12,7 +12,7 @@ order campaigns exactly as virtual completion times do, for campaigns that
 already completed in V too. Tags and virtual times are exact rationals:
 gmpy2's ``mpq``, the same values as ``Fraction`` at a tenth of the cost
 (OStrich took 55 ms a FAIRCAMP Fig. 4 workload with ``Fraction``, 25 ms
-with ``mpq``); the periods it records are plain ``Fraction``.
+with ``mpq``); the periods it records read as plain ``Fraction``.
 
 The real schedule is the non-delay priority list scheduler: a free machine
 takes the next job (inner order, LPT by default) of the campaign with the
@@ -50,8 +50,18 @@ class VirtualFairShare:
         self.released: list[tuple[mpq, int, int]] = []
         self._next = inf              # cached real time of the next virtual completion
         self._tick = inf              # its ceiling: all the scheduler compares
-        self.busy_periods: list[list] = []  # [start, end] real times with a campaign active in V (end inf: open)
-        self.user_periods: list[list[list]] = [[] for _ in instance.users]  # the same per user
+        self._busy: list[list] = []  # [start, end] real times with a campaign active in V (end inf: open)
+        self._users: list[list[list]] = [[] for _ in instance.users]  # the same per user
+
+    @property
+    def busy_periods(self) -> list[list]:
+        """[start, end] real times with a campaign active in V (end inf: still open)."""
+        return [[_fraction(start), _fraction(end)] for start, end in self._busy]
+
+    @property
+    def user_periods(self) -> list[list[list]]:
+        """The same, per user: the intervals each user is active in V."""
+        return [[[_fraction(start), _fraction(end)] for start, end in row] for row in self._users]
 
     def next_event(self):
         """First integer time at or after the next virtual completion (changes
@@ -76,10 +86,10 @@ class VirtualFairShare:
     def _start(self, u: int, i: int) -> None:
         tag = self.clock + mpq(self.instance.users[u].campaigns[i].work, self.instance.machines)
         if not self.active:
-            self.busy_periods.append([Fraction(self.time), inf])
+            self._busy.append([self.time, inf])
         heappush(self.active, (tag, u, i))
         if not self.busy[u]:
-            self.user_periods[u].append([Fraction(self.time), inf])
+            self._users[u].append([self.time, inf])
         self.busy[u] = True
         self.released.append((tag, u, i))
         self._reschedule()
@@ -91,13 +101,13 @@ class VirtualFairShare:
         self.clock, self.time = tag, self._next
         self.busy[u] = False
         if not self.active:
-            self.busy_periods[-1][1] = Fraction(self.time)
+            self._busy[-1][1] = self.time
         self._reschedule()
         if u in self.waiting:
             self.busy[u] = True  # the user's next campaign follows at once: one period
             self._start(u, self.waiting.pop(u))
         else:
-            self.user_periods[u][-1][1] = Fraction(self.time)
+            self._users[u][-1][1] = self.time
 
     def completed(self) -> "VirtualFairShare":
         """A copy of V run to its end (no campaign is submitted after R's
@@ -113,6 +123,13 @@ class VirtualFairShare:
             self.waiting[u] = i
         else:
             self._start(u, i)
+
+
+def _fraction(value):
+    """An mpq time as a ``Fraction`` of Python ints (inf stays inf), read
+    only when a period is (converting each as it was recorded cost OStrich
+    a tenth of its time)."""
+    return value if value == inf else Fraction(int(value.numerator), int(value.denominator))
 
 
 def ostrich(instance, inner: str = "lpt") -> Schedule:

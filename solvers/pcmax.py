@@ -46,7 +46,7 @@ from functools import lru_cache
 
 from schedbench.errors import UserInputError
 from schedbench.heuristics.pcmax import fill_to, improve, lpt, multifit
-from schedbench.metrics.pcmax_bounds import l0, lower_bound
+from schedbench.metrics.pcmax_bounds import forget_bounds, l0, lower_bound
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
 from schedbench.schedule import Schedule, back_to_back
 from schedbench.solvers import settings
@@ -175,6 +175,7 @@ def clear_cache() -> None:
     """Forget every answer (tests that plant wrong solvers need it)."""
     _PROVEN.clear()
     _UNPROVEN.clear()
+    forget_bounds()
     pcmax_optimum.cache_clear()
     for function in _DERIVED:
         function.cache_clear()
@@ -230,7 +231,8 @@ def _optimum(lengths: tuple[int, ...], machines: int, solver: str, time_limit: f
         if not search.claimed and not search.closed:
             # the claim was false (the schedule that shows it is the incumbent now), and below it
             # only the false method had looked (bin completion's climb): the models search again
-            _search(search, solver, deadline)
+            now = time.monotonic()
+            _search(search, solver, now + SEARCH_SHARE * (deadline - now))  # the rest: its confirmation
             if search.claimed > search.lower:
                 _confirm(search, deadline)
     else:  # nothing to confirm: the time left (a model too large to build, say) goes to the fill
@@ -415,14 +417,16 @@ def _search(search: _Search, solver: str, stop_at: float) -> None:
     lengths, machines = search.lengths, search.machines
     if solver == "milp" or solver == "portfolio" and _arcflow_fits(lengths, search.lower, stop_at):
         lp = _arcflow_lower_bound(lengths, machines, search.lower, search.upper, stop_at,
-                                  first=search.claimed - 1 if search.claimed > search.lower else search.lower)
+                                  first=min(search.claimed, search.upper) - 1 if search.claimed > search.lower
+                                  else search.lower)
         raised = lp > search.lower
         if raised:
             search.lower, search.proof = lp, ("arcflow-lp-dual",)
         if search.lower >= search.upper:
             search.method = "arcflow-lp"
             return
-        if raised:  # a new bound: bin completion tries it (the old one it has tried)
+        climbed = search.claimed_by == "bin-completion" and search.lower < search.claimed
+        if raised and not climbed:  # a new bound bin completion has not refuted yet: it tries it
             _pack(search, min(stop_at, time.monotonic() + PACK_SHARE * (stop_at - time.monotonic())))
             if search.closed:
                 return

@@ -61,8 +61,9 @@ def test_trace_benchmark_traces_are_seeded_and_its_exponent_is_a_slope(tmp_path)
     wide = {**rows[0], "input": _wide_label(500, 25), "jobs": 500, "seconds": 1e6}
     assert exponent([*rows, wide], "campaign", "fcfs") == pytest.approx(1.5)
     assert _jobs_on_machines("200000:25000") == (200_000, 25_000)
-    with pytest.raises(argparse.ArgumentTypeError, match="JOBS:MACHINES"):
-        _jobs_on_machines("200000")
+    for bad in ("200000", "200000:0", "-5:10"):
+        with pytest.raises(argparse.ArgumentTypeError, match="JOBS:MACHINES"):
+            _jobs_on_machines(bad)
 
 
 def test_worst_case_table_compares_medians_over_seeds():

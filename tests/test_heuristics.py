@@ -173,6 +173,7 @@ def test_pcmax_heuristics_are_valid(name):
 def test_ostrich_virtual_clock_is_exact():
     """The clock advanced by int / int (a float) once: ties followed rounding
     and this instance's campaign started a unit late (max stretch 9/5)."""
+    import math
     from fractions import Fraction
     from numbers import Rational
 
@@ -187,6 +188,12 @@ def test_ostrich_virtual_clock_is_exact():
     policy.submitted(0, 1, 0)
     policy.submitted(1, 0, 1)  # two users shared the machines for one unit of time
     assert isinstance(policy.clock, Rational) and not isinstance(policy.clock, int) and policy.clock == Fraction(1, 2)
+    # the clock is gmpy2's mpq; the periods read as Fractions of Python ints (JSON-able, no mpz inside)
+    policy.fire_event()
+    for start, end in [*policy.busy_periods, *(p for row in policy.completed().user_periods for p in row)]:
+        for moment in (start, end):
+            assert moment == math.inf or (type(moment) is Fraction
+                                          and type(moment.numerator) is type(moment.denominator) is int)
 
 
 def test_repartition_skips_subset_sum_tables_too_large_to_build():

@@ -46,9 +46,9 @@ def campaign_times(instance, schedule: Schedule) -> list[list[CampaignTimes]]:
     return out
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=2)
 def user_flows(instance, schedule: Schedule) -> tuple[int, ...]:
-    """F_u per user. Remembered for the last few schedules: a cell measures
+    """F_u per user. Remembered for the last two schedules: a cell measures
     its schedule's objective and its metrics from the same flows (hashing
     a schedule costs a twentieth of its ``campaign_times``)."""
     return tuple(sum(t.flow for t in row) for row in campaign_times(instance, schedule))

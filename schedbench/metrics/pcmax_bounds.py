@@ -100,8 +100,9 @@ def lower_bound(lengths: Sequence[int], machines: int, upper: int | None = None,
     """Best cheap lower bound and the name of the bound that gave it; the L2
     search stops at ``deadline`` with what it has proven by then.
 
-    ``upper`` is a known makespan (LPT's when not given): no larger C can be
-    refuted, so the L2 search stops there. LPT is mostly within a few units
+    ``upper`` must be a feasible makespan (LPT's when not given): no larger
+    C can be refuted, so the L2 search stops there (a value that is not one
+    would cap the remembered bound). LPT is mostly within a few units
     of L1, and the search then takes one or two steps where it took a dozen
     up to list scheduling's W/m + p_max; the bound is the same."""
     bound, name = l0(lengths, machines), "L0"
@@ -126,6 +127,11 @@ def lower_bound(lengths: Sequence[int], machines: int, upper: int | None = None,
         _FINISHED.clear()
     _FINISHED[key] = bound, name
     return bound, name
+
+
+def forget_bounds() -> None:
+    """Empty the memory of finished bounds (``solvers.pcmax.clear_cache``)."""
+    _FINISHED.clear()
 
 
 #: Dual values are scaled to integers with this denominator before the check.
