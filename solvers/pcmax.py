@@ -325,8 +325,9 @@ def _bounds(lengths: tuple[int, ...], machines: int, improve_until: float, rules
     lower, name = lower_bound(lengths, machines, upper, deadline=bound_until)
     if lower < upper and time.monotonic() < rules_until:
         other = multifit(lengths, [0] * machines, deadline=rules_until)[0]
-        if _makespan(other, lengths) < upper:
-            best, heuristic, upper = other, "multifit", _makespan(other, lengths)
+        makespan = _makespan(other, lengths)
+        if makespan < upper:
+            best, heuristic, upper = other, "multifit", makespan
     search = _Search(lengths, machines, best, upper, heuristic, lower, (name,))
     _polish(search, improve_until)
     return search

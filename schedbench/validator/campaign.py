@@ -31,9 +31,9 @@ def check(instance, schedule: Schedule) -> list[Violation]:
     earliest = np.minimum.reduceat(np.where(valid, start, np.iinfo(np.int64).max), bounds)
     completions = np.maximum.reduceat(end, bounds)
     # t_1 = release, t_{i+1} = C_i + think_{i+1}: each campaign's own term, plus C of the one before
-    own = np.array([user.release if i == 0 else c.think_time for user in instance.users
-                    for i, c in enumerate(user.campaigns)], dtype=np.int64)
-    chained = np.array([i > 0 for user in instance.users for i in range(len(user.campaigns))], dtype=bool)
+    own = np.array([instance.users[u].campaigns[i].think_time if i else instance.users[u].release
+                    for _, u, i in firsts], dtype=np.int64)
+    chained = np.array([i > 0 for _, _, i in firsts], dtype=bool)
     submitted = own + np.where(chained, np.concatenate(([0], completions[:-1])), 0)
     for c in np.flatnonzero(earliest < submitted).tolist():
         offset, u, i = firsts[c]
