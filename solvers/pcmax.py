@@ -13,7 +13,9 @@ Bounds first, models last:
    (``solvers.bin_completion``) looks for one too, at this bound and at
    the LP's, each for at most 5% of the time ("bin-completion"); where it
    refutes this bound, it climbs: the next capacity, and so on, until it
-   packs one, cannot decide one or meets the incumbent, within one more 5%;
+   packs one, cannot decide one or meets the incumbent, within one more 5%,
+   and the assignment search (``solvers.assignment_search``) refutes its
+   last claim again within one more, with no model;
 3. backend ``milp``: the arc-flow LP bound, found by bisection on C (the
    lower bound tried first, or, where bin completion refuted up to a
    claim, the capacity just below it), raises
@@ -31,9 +33,9 @@ Bounds first, models last:
 Deciding C in increasing order means the first feasible C is optimal: every
 smaller one was refuted. The bounds and the checked LP bound are certified
 on their own; a model's refutation is a claim until a second method
-(``solvers.certificate``) refutes the same C again: bin completion (no
-model at all), the arc-flow MILP or CP-SAT (confirming configuration),
-any two of them. On the time
+(``solvers.certificate``) refutes the same C again: bin completion or the
+assignment search (no model at all), the arc-flow MILP or CP-SAT
+(confirming configuration), any two of them. On the time
 limit the best schedule found and the last certified lower bound are
 returned.
 """
@@ -51,6 +53,7 @@ from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
 from schedbench.schedule import Schedule, back_to_back
 from schedbench.solvers import settings
 from schedbench.solvers.arcflow import build
+from schedbench.solvers.assignment_search import fits
 from schedbench.solvers.bin_completion import CONFIRM_NODE_LIMIT, pack
 from schedbench.solvers.certificate import SEARCH_SHARE, confirm, unconfirmed
 from schedbench.solvers.cpsat import confirming
@@ -222,6 +225,8 @@ def _optimum(lengths: tuple[int, ...], machines: int, solver: str, time_limit: f
         _fill(search, share(FILL_SHARE), patience=FILL_FIRST_PATIENCE)
     if _pack(search, share(PACK_SHARE)) == INFEASIBLE:
         _climb(search, share(PACK_SHARE))
+        if search.claimed > search.lower:  # confirmed by the second search, the claim needs no LP
+            _confirm(search, share(PACK_SHARE), only="assignment-search")
     else:
         _fill(search, share(FILL_SHARE))
     if not search.closed:
@@ -299,10 +304,11 @@ def _pack(search: _Search, stop_at: float) -> str:
 def _climb(search: _Search, stop_at: float) -> None:
     """Bin completion at each capacity above the one it refuted, until it
     packs one, cannot decide one or reaches the incumbent. Its refutations
-    are claims that the arc-flow LP then confirms with one LP, just below
-    the last claim: on FAIRCAMP Fig. 4's campaigns a refutation costs bin
-    completion about a millisecond, an LP four, and bisecting between the
-    bounds took one and a half LPs a campaign where this takes one."""
+    are claims that one refutation of the last confirms: the assignment
+    search's, else one LP just below it. On FAIRCAMP Fig. 4's campaigns a
+    refutation costs bin completion about a millisecond, an LP five, and
+    bisecting between the bounds took one and a half LPs a campaign where
+    this takes one at most."""
     while search.claimed < search.upper and time.monotonic() < stop_at:
         status, machine_of = pack(search.lengths, search.machines, search.claimed, stop_at)
         if status == FEASIBLE:
@@ -462,9 +468,10 @@ def _search(search: _Search, solver: str, stop_at: float) -> None:
 CONFIRM_PACK_SHARE = 0.25
 
 
-def _confirm(search: _Search, deadline: float) -> None:
+def _confirm(search: _Search, deadline: float, only: str | None = None) -> None:
     """Ask the claim's refutation (no makespan <= claimed - 1) again by the
-    other method; a schedule it finds instead replaces the incumbent."""
+    other methods (``only`` that one); a schedule one finds instead replaces
+    the incumbent."""
     capacity = search.claimed - 1
     lengths, machines = search.lengths, search.machines
 
@@ -476,6 +483,9 @@ def _confirm(search: _Search, deadline: float) -> None:
         return pack(lengths, machines, capacity, time.monotonic() + CONFIRM_PACK_SHARE * seconds,
                     node_limit=CONFIRM_NODE_LIMIT)
 
+    def by_assignment(seconds: float) -> tuple[str, object]:
+        return fits(lengths, machines, capacity, time.monotonic() + seconds)
+
     def by_arcflow(seconds: float) -> tuple[str, object]:  # unknown when the graph is too large
         return decide(lengths, machines, capacity, seconds)
 
@@ -485,8 +495,10 @@ def _confirm(search: _Search, deadline: float) -> None:
         return status, machine_of
 
     methods: list[tuple[str, Callable[[float], tuple[str, object]]]] = [
-        ("bin-completion", by_packing), ("arcflow-milp", by_arcflow), ("cpsat-confirm", by_cpsat)]
-    done = confirm([(name, ask) for name, ask in methods if name != search.claimed_by], deadline)
+        ("bin-completion", by_packing), ("assignment-search", by_assignment), ("arcflow-milp", by_arcflow),
+        ("cpsat-confirm", by_cpsat)]
+    done = confirm([(name, ask) for name, ask in methods if name != search.claimed_by and only in (None, name)],
+                   deadline)
     if done.confirmed:
         search.certify(search.claimed, (search.claimed_by, done.by))
     elif done.found is not None:  # the claim was false: its refutation missed this schedule

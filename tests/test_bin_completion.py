@@ -80,7 +80,7 @@ def test_a_refutation_by_bin_completion_is_confirmed_before_it_counts(monkeypatc
 
     lengths = (13, 5, 4, 13, 18, 6)
     engine.clear_cache()
-    assert engine.pcmax_optimum(lengths, 3, "cpsat", 20).proof == ("bin-completion", "arcflow-milp")
+    assert engine.pcmax_optimum(lengths, 3, "cpsat", 20).proof == ("bin-completion", "assignment-search")
     engine.clear_cache()
     monkeypatch.setattr(engine, "confirm", lambda alternatives, deadline: certificate.Confirmation(None, None, 0.0))
     try:
@@ -90,11 +90,13 @@ def test_a_refutation_by_bin_completion_is_confirmed_before_it_counts(monkeypatc
     assert not found.optimal and found.bound == 21 and found.unconfirmed == (22, "bin-completion")
 
 
-def test_bin_completion_climbs_and_one_lp_confirms_its_claim(monkeypatch):
+@pytest.mark.parametrize("second_search", [True, False])
+def test_bin_completion_climbs_and_one_method_confirms_its_claim(second_search, monkeypatch):
     """A FAIRCAMP Fig. 4 campaign: bounds 99 and 102; bin completion refutes
-    99, 100 and 101, and the one LP, at 101, proves 102 from its duals
-    (bisection asked two). Without the climb's claims the LP's first
-    capacity would be 100."""
+    99, 100 and 101. The assignment search refutes 101 again, and no LP is
+    solved; where it cannot (out of its budget), the one LP, at 101, proves
+    102 from its duals (bisection asked two). Without the climb's claims
+    the LP's first capacity would be 100."""
     from schedbench.solvers import pcmax as engine
 
     lengths = (93, 99, 51, 91, 44, 93, 30, 24, 15, 64, 87, 38, 80, 45, 87)
@@ -104,11 +106,14 @@ def test_bin_completion_climbs_and_one_lp_confirms_its_claim(monkeypatch):
                                                                                lp_bins(jobs, capacity, seconds))[1])
     monkeypatch.setattr(engine, "pack", lambda jobs, m, capacity, *rest, **options: (
         decided.append(capacity), pack_at(jobs, m, capacity, *rest, **options))[1])
+    if not second_search:
+        monkeypatch.setattr(engine, "fits", lambda *args, **options: (UNKNOWN, None))
     engine.clear_cache()
     try:
         found = engine.pcmax_optimum(lengths, 10, "portfolio", 10)
     finally:
         engine.clear_cache()
-    assert decided == [99, 100, 101] and asked == [101]
-    assert found.optimal and found.makespan == 102 and found.proof == ("arcflow-lp-dual",)
+    assert decided == [99, 100, 101] and asked == ([] if second_search else [101])
+    assert found.optimal and found.makespan == 102
+    assert found.proof == (("bin-completion", "assignment-search") if second_search else ("arcflow-lp-dual",))
     assert _makespan(lengths, found.machine, 10) == 102
