@@ -176,7 +176,7 @@ def _sum_user_flow(instance, lower_delta, incumbent, incumbent_value, value_of, 
     model = backend(solver, "campaign")
     spec = CampaignSpec(instance, lower_delta, objective="sum-user-flow", hint=ordered_twins(instance, incumbent.start),
                         cutoff=int(incumbent_value), formulation=formulation)
-    certified = Fraction(spec.sum_flow_lower_bound())
+    certified = Fraction(spec.sum_flow_lower_bound)
     proof = ("sum-flow-bound",)
     outcome = model.solve(spec, max(began + SEARCH_SHARE * time_limit - time.monotonic(), 0.01))
     value, schedule, method = incumbent_value, incumbent, "heuristic"

@@ -196,10 +196,43 @@ def test_cpsat_and_milp_agree_on_every_campaign_objective():
             if a.status == b.status == OPTIMAL:
                 compared += 1
                 assert a.objective == b.objective, (inst, objective, a.objective, b.objective)
+                if objective == "sum-user-flow":
+                    assert _order_free_bound(inst) <= _sum_flow_bound(inst) <= a.objective, inst
                 for name in ("fcfs", "faircamp", "ostrich", "multicamp"):
                     value = objective_value(inst, heuristics[name](inst), objective, flows)
                     assert value >= a.objective, (name, objective)
     assert compared >= 300
+
+
+def _sum_flow_bound(inst) -> int:
+    from schedbench.solvers.campaign import campaign_optima
+    from schedbench.solvers.campaign_spec import CampaignSpec
+
+    lower = tuple(tuple(s.bound for s in row) for row in campaign_optima(inst, "cpsat", 10))
+    return CampaignSpec(inst, lower, objective="sum-user-flow").sum_flow_lower_bound
+
+
+def _order_free_bound(inst) -> int:
+    """The sum-user-flow bound without the order the users finish in (as beyond ``ORDER_USERS`` users)."""
+    from schedbench.solvers import campaign_spec
+
+    saved, campaign_spec.ORDER_USERS = campaign_spec.ORDER_USERS, 0
+    try:
+        return _sum_flow_bound(inst)
+    finally:
+        campaign_spec.ORDER_USERS = saved
+
+
+def test_the_sum_flow_bound_knows_the_users_finish_in_some_order(solver):
+    """m = 2, user A: jobs 1 and 4, user B: 1 and 5. Each alone: 4 + 5 = 9,
+    and the works done shortest first give 3 + 6 = 9; but whoever finishes
+    second ends after all 11 units on 2 machines, at 6 or later: 4 + 6 = 10,
+    the optimum, proven by the bound alone."""
+    inst = CampaignInstance(2, (User((Campaign((1, 4)),)), User((Campaign((1, 5)),))))
+    assert (_order_free_bound(inst), _sum_flow_bound(inst)) == (9, 10)
+    result = solve(inst, "sum-user-flow", solver, 20)
+    assert (result.status, result.objective, result.proof) == (OPTIMAL, 10, ("sum-flow-bound",))
+    assert validate(inst, result.schedule) == []
 
 
 @pytest.mark.parametrize("formulation", ["cumulative", "machines"])

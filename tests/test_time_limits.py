@@ -44,3 +44,31 @@ def test_the_command_returns_within_the_limit(tmp_path, generator, objective, so
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
     assert result["status"] in ("optimal", "feasible", "unknown")
+
+
+def test_a_cbc_past_its_limit_is_killed(tmp_path):
+    """CBC checks its limit between phases only; a process named cbc still
+    running past the limit plus the grace is killed (here a renamed sleep)."""
+    import shutil
+    import subprocess
+
+    from schedbench.solvers.milp import CBC_GRACE, _cbc_deadline
+
+    fake = tmp_path / "cbc"
+    shutil.copy(shutil.which("sleep"), fake)
+    began = time.monotonic()
+    with _cbc_deadline(0.5) as killed:
+        code = subprocess.run([fake, "30"]).returncode
+    assert code != 0 and killed.is_set() and time.monotonic() - began < 0.5 + CBC_GRACE + 1
+
+
+def test_a_confirmation_by_cbc_keeps_the_promise(tmp_path):
+    """150 jobs, max-user-stretch with 10 s: CBC's root LP of the time-indexed
+    model confirming CP-SAT's claim ran 20 s past its 4 s share (25 s in all)."""
+    path = tmp_path / "instance.json"
+    assert run_cli("generate", "small", "--users", "[3,3]", "--campaigns", "[3,3]", "--jobs", "[16,17]", "--length",
+                   "[1,9]", "--machines", "[2,4]", "--seed", "5000", "-o", path).returncode == 0
+    began = time.monotonic()
+    out = run_process("solve", path, "--time-limit", "10", "--objective", "max-user-stretch", "--json")
+    assert time.monotonic() - began <= 12 and out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["status"] in ("optimal", "feasible")

@@ -13,10 +13,11 @@ model: CP-SAT has answered INFEASIBLE on feasible models given such hints
 (this project's MOSP cap model with 2 workers, issue 15).
 """
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from ortools.sat.python import cp_model
 
@@ -66,8 +67,11 @@ def hints_inside_domains(model: cp_model.CpModel) -> bool:
     return True
 
 
-def run(model: cp_model.CpModel, time_limit: float, values, has_objective: bool = True) -> ModelOutcome:
-    """Solve and read ``values`` (a list of int expressions) if a solution exists."""
+def run(model: cp_model.CpModel, time_limit: float, values, has_objective: bool = True,
+        parameters: Mapping[str, object] = MappingProxyType({})) -> ModelOutcome:
+    """Solve and read ``values`` (a list of int expressions) if a solution
+    exists; ``parameters``: the model's own CP-SAT parameters, in every
+    configuration."""
     configuration = _configuration.get()
     if not configuration.hints or not hints_inside_domains(model):
         model.clear_hints()
@@ -75,6 +79,8 @@ def run(model: cp_model.CpModel, time_limit: float, values, has_objective: bool 
     solver.parameters.max_time_in_seconds = max(time_limit, 0.01)
     solver.parameters.num_workers = configuration.workers or settings.CPSAT_WORKERS
     solver.parameters.random_seed = configuration.seed
+    for name, value in parameters.items():
+        setattr(solver.parameters, name, value)
     code = solver.solve(model)
     status = STATUS[code]
     if code == cp_model.MODEL_INVALID:

@@ -140,7 +140,7 @@ def solve(spec: CampaignSpec, time_limit: float) -> ModelOutcome:
     if spec.objective == "sum-user-flow":
         objective = pulp.lpSum(completion[u][-1] - spec.flow_offset(u) for u in range(inst.n_users))
         problem += objective
-        problem += objective >= spec.sum_flow_lower_bound(), "lower_bound"
+        problem += objective >= spec.sum_flow_lower_bound, "lower_bound"
         if spec.cutoff is not None:
             problem += objective <= spec.cutoff, "cutoff"
     else:
