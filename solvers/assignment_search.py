@@ -24,6 +24,9 @@ from schedbench.result import FEASIBLE, INFEASIBLE, UNKNOWN
 
 #: Nodes before it gives up (the arc-flow LP, then the models, take over).
 NODE_LIMIT = 300
+#: Bits of subset-sum tables (jobs x capacity) beyond which it does not
+#: start: long jobs make every bitset, and every node's room bound, large.
+MAX_BITS = 10_000_000
 
 
 class _OutOfBudget(Exception):
@@ -37,7 +40,7 @@ def fits(lengths: tuple[int, ...], machines: int, capacity: int, deadline: float
     jobs = [lengths[j] for j in order]
     if sum(jobs) > machines * capacity or (jobs and jobs[0] > capacity):
         return INFEASIBLE, None
-    if time.monotonic() >= deadline:
+    if time.monotonic() >= deadline or (capacity + 1) * len(jobs) > MAX_BITS:
         return UNKNOWN, None
     within = (2 << capacity) - 1
     reach = [1] * (len(jobs) + 1)  # reach[i]: bit s set when some subset of jobs[i:] sums to s <= capacity

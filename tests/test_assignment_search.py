@@ -56,4 +56,8 @@ def test_a_budget_too_small_or_a_passed_deadline_says_unknown():
     lengths = tuple(rng.randint(100, 400) for _ in range(60))
     assert fits(lengths, 24, sum(lengths) // 24 + 1, time.monotonic() + 10, node_limit=5) == (UNKNOWN, None)
     assert fits((4, 3, 3, 2), 2, 6, time.monotonic() - 1) == (UNKNOWN, None)
-    assert fits((3,) + (2,) * 3000, 2, 3002, time.monotonic() + 10, node_limit=10**6)[0] in (FEASIBLE, UNKNOWN)
+    assert fits((3,) + (2,) * 3000, 2, 3002, time.monotonic() + 10, node_limit=10**6) == (UNKNOWN, None)  # too deep
+    long = tuple(p * 10**8 for p in (13, 5, 4, 13, 18, 6))  # subset-sum tables of 10^10 bits: not started
+    began = time.monotonic()
+    assert fits(long, 3, 22 * 10**8 - 1, time.monotonic() + 10) == (UNKNOWN, None)
+    assert time.monotonic() - began < 0.1

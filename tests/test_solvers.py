@@ -213,14 +213,14 @@ def _sum_flow_bound(inst) -> int:
 
 
 def _order_free_bound(inst) -> int:
-    """The sum-user-flow bound without the order the users finish in (as beyond ``ORDER_USERS`` users)."""
+    """The sum-user-flow bound without the order the users finish in (as beyond ``ORDER_WORK``)."""
     from schedbench.solvers import campaign_spec
 
-    saved, campaign_spec.ORDER_USERS = campaign_spec.ORDER_USERS, 0
+    saved, campaign_spec.ORDER_WORK = campaign_spec.ORDER_WORK, 0
     try:
         return _sum_flow_bound(inst)
     finally:
-        campaign_spec.ORDER_USERS = saved
+        campaign_spec.ORDER_WORK = saved
 
 
 def test_the_sum_flow_bound_knows_the_users_finish_in_some_order(solver):

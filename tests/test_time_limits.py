@@ -47,19 +47,25 @@ def test_the_command_returns_within_the_limit(tmp_path, generator, objective, so
 
 
 def test_a_cbc_past_its_limit_is_killed(tmp_path):
-    """CBC checks its limit between phases only; a process named cbc still
-    running past the limit plus the grace is killed (here a renamed sleep)."""
+    """CBC checks its limit between phases only; this run's CBC (its command
+    line names the run's folder) still running past the limit plus the grace
+    is killed (here a renamed sleep), another process is not."""
     import shutil
     import subprocess
 
     from schedbench.solvers.milp import CBC_GRACE, _cbc_deadline
 
-    fake = tmp_path / "cbc"
+    (tmp_path / "run").mkdir()
+    fake, elsewhere = tmp_path / "run" / "cbc", tmp_path / "cbc"
     shutil.copy(shutil.which("sleep"), fake)
+    shutil.copy(shutil.which("sleep"), elsewhere)
+    other = subprocess.Popen([elsewhere, "30"])
     began = time.monotonic()
-    with _cbc_deadline(0.5) as killed:
+    with _cbc_deadline(0.5, str(tmp_path / "run")) as killed:
         code = subprocess.run([fake, "30"]).returncode
     assert code != 0 and killed.is_set() and time.monotonic() - began < 0.5 + CBC_GRACE + 1
+    assert other.poll() is None
+    other.kill()
 
 
 def test_a_confirmation_by_cbc_keeps_the_promise(tmp_path):

@@ -60,12 +60,13 @@ CBC_GRACE = 0.5
 
 
 @contextmanager
-def _cbc_deadline(seconds: float) -> Iterator[threading.Event]:
-    """Kill the CBC processes started inside once ``seconds`` plus
+def _cbc_deadline(seconds: float, folder: str) -> Iterator[threading.Event]:
+    """Kill the CBC process of this run (its command line names ``folder``,
+    the run's own directory for PuLP's files) once ``seconds`` plus
     ``CBC_GRACE`` have passed (PuLP then raises ``PulpSolverError``); the
-    event yielded is set when one was killed."""
+    event yielded is set when it was killed. Other runs' CBC processes (a
+    Dask worker runs tasks in threads) are never touched."""
     me = psutil.Process()
-    before = {child.pid for child in me.children()}
     done, killed = threading.Event(), threading.Event()
 
     def watch() -> None:
@@ -74,7 +75,7 @@ def _cbc_deadline(seconds: float) -> Iterator[threading.Event]:
         while not done.wait(0.05):  # CBC may start late: PuLP writes the model first
             for child in me.children():
                 try:
-                    if child.pid not in before and "cbc" in child.name().lower():
+                    if any(folder in part for part in child.cmdline()):
                         child.kill()
                         killed.set()
                 except psutil.Error:  # it ended meanwhile
@@ -91,15 +92,15 @@ def _cbc_deadline(seconds: float) -> Iterator[threading.Event]:
 
 def run(problem: pulp.LpProblem, time_limit: float, values, objective=None, warm_start: bool = False) -> ModelOutcome:
     """Solve with CBC; read ``values`` (PuLP variables or expressions) as integers."""
-    fd, log_path = tempfile.mkstemp(suffix=".cbc.log")
-    os.close(fd)
-    try:
+    with tempfile.TemporaryDirectory(prefix="schedbench-cbc-") as folder:  # removed with what a kill leaves
+        log_path = os.path.join(folder, "cbc.log")
         with warnings.catch_warnings():
             # PuLP 3 deprecates its bundled CBC for 4.0; pyproject pins pulp < 4.
             warnings.simplefilter("ignore", DeprecationWarning)
             command = pulp.PULP_CBC_CMD(msg=False, timeLimit=max(0.1, time_limit), gapRel=0, gapAbs=0,
                                         warmStart=warm_start, logPath=log_path, threads=1)
-        with _cbc_deadline(time_limit) as killed:
+        command.tmpDir = folder
+        with _cbc_deadline(time_limit, folder) as killed:
             try:
                 problem.solve(command)
             except pulp.PulpSolverError:
@@ -108,8 +109,6 @@ def run(problem: pulp.LpProblem, time_limit: float, values, objective=None, warm
                 raise
         with open(log_path) as handle:
             log = handle.read()
-    finally:
-        os.unlink(log_path)
     status = _SOL_STATUS.get(problem.sol_status, "unknown")
     if problem.status == pulp.LpStatusInfeasible:
         status = "infeasible"  # CBC proved it; sol_status only says "no solution"
