@@ -39,7 +39,7 @@ name = "killed"
 [[grid]]
 family = "workflow"
 generator = "workflow-small"
-seeds = 60
+seeds = 30
 heuristics = ["fifo-job", "srtf", "pslr"]
 solvers = [{ name = "cpsat", time_limit = 30 }]
 """
@@ -229,7 +229,7 @@ def stored(store) -> int:
 
 
 def test_sigkill_at_random_moments_loses_nothing_and_duplicates_nothing(tmp_path):
-    """Six runs on one store, each killed (run and workers, SIGKILL) at a random
+    """Three runs on one store, each killed (run and workers, SIGKILL) at a random
     moment after it has stored a random number of new cells; then a run that
     finishes. The store must equal a clean run's, every cell once."""
     exp = write(tmp_path, KILL_GRID)
@@ -237,9 +237,9 @@ def test_sigkill_at_random_moments_loses_nothing_and_duplicates_nothing(tmp_path
     total = parse_text(KILL_GRID).cells
     rng = random.Random(7)
     counts = []
-    for _ in range(6):
+    for _ in range(3):
         before = stored(store)
-        target = before + rng.randint(1, (total - before) // 6)
+        target = before + rng.randint(1, (total - before) // 3)
         process = subprocess.Popen([sys.executable, "-c", "from schedbench.cli import main; main()", "run", str(exp),
                                     "--store", str(store), "--workers", "2", "--no-progress"],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)

@@ -68,7 +68,13 @@ def test_shrinking_steps_are_smaller_valid_instances():
     assert list(smaller_instances(replace(inst, meta={})))  # moved by the search: no generator, still a random instance
 
 
-def test_bounds_command_prints_the_ledger_and_the_ratio_table(tmp_path):
+def test_bounds_command_prints_the_ledger_and_the_ratio_table(tmp_path, monkeypatch):
+    """The command in this process, its overload streams shortened (a user's
+    ``schedbench bounds workflow`` runs the full ones)."""
+    from schedbench.claims import workflow_run
+
+    monkeypatch.setattr(workflow_run, "TRANSIENT_JOBS", 200)
+    monkeypatch.setattr(workflow_run, "STREAM_LENGTHS", (300, 600))
     out = run_cli("bounds", "workflow", "--instances", "4", "--out", tmp_path)
     assert out.returncode == 0, out.stderr
     assert "| workflow.pslr.starvation |" in out.stdout and "max-SLR / OPT" in out.stdout
