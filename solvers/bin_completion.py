@@ -148,6 +148,7 @@ class _Packer:
                 counts[j] += 1
 
         walk(first, 0)
+        del walk  # a recursive closure is a reference cycle, garbage only the collector frees (Fig. 4: 5% of its time)
         found.sort(key=lambda c: -c[1])
         return found
 

@@ -23,6 +23,30 @@ def test_same_seed_same_bytes():
         assert json.dumps(instance_to_json(make(3))) != json.dumps(instance_to_json(make(4)))
 
 
+def _faircamp_as_written(users, seed, n_jobs, machines=10, max_length=100, new_campaign=0.1, zipf=1.4267):
+    """§VII's procedure job by job, the owner by ``random.choices``: the
+    generator draws the stream once for every k and maps each owner draw."""
+    import random
+
+    rng = random.Random(seed)
+    per_user = [[] for _ in range(users)]
+    for job in range(n_jobs):
+        if job == 0 or rng.random() < new_campaign:
+            current = []
+            per_user[rng.choices(range(users), cum_weights=zipf_weights(users, zipf))[0]].append(current)
+        current.append(rng.randint(1, max_length))
+    return [[tuple(c) for c in camps] for camps in per_user if camps]
+
+
+@pytest.mark.parametrize("users", [1, 2, 5, 20, 37])
+def test_faircamp_workloads_are_the_procedure_as_written(users):
+    for seed in range(6):
+        for n_jobs, new_campaign in ((1, 0.1), (60, 0.4), (3000, 0.1)):
+            made = faircamp_paper(users, seed, n_jobs=n_jobs, new_campaign=new_campaign)
+            assert [[c.jobs for c in u.campaigns] for u in made.users] == \
+                _faircamp_as_written(users, seed, n_jobs, new_campaign=new_campaign)
+
+
 def test_faircamp_workload_statistics():
     inst = faircamp_paper(10, seed=1, n_jobs=10_000)
     assert len(inst.lengths) == 10_000 and min(inst.lengths) >= 1 and max(inst.lengths) <= 100
