@@ -72,8 +72,8 @@ def _heuristic(instance, cell: Cell) -> dict[str, Any]:
 def _solver(instance, cell: Cell) -> dict[str, Any]:
     from schedbench.solvers import settings, solve
 
-    settings.CPSAT_WORKERS = cell.options.get("workers", 1)  # one search worker: the same optimum every run
-    result = solve(instance, cell.objective, cell.algorithm, cell.time_limit)
+    with settings.cpsat_workers(cell.options.get("workers", 1)):  # one search worker: the same optimum every run
+        result = solve(instance, cell.objective, cell.algorithm, cell.time_limit)
     out = {"status": result.status, "value": result.objective, "bound": result.bound,
            "wall_time": result.wall_time, "solver": result.solver, "solver_version": _solver_version(cell.algorithm),
            "algorithm_version": _version(import_module(f"schedbench.solvers.{instance.family}"))}

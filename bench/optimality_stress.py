@@ -74,11 +74,11 @@ def solve_once(inst, objective: str, backend: str, limit: float, options: dict |
     from schedbench.solvers.pcmax import clear_cache
     from schedbench.families import violations
 
-    settings.CPSAT_WORKERS = 1
     clear_cache()  # no backend reuses the other's P||Cmax answers (MOSP's relaxation)
     began = time.perf_counter()
     try:
-        result = solve(inst, objective, backend, limit, **(options or {}))
+        with settings.cpsat_workers(1):
+            result = solve(inst, objective, backend, limit, **(options or {}))
     except ModelTooLarge:
         return {"status": "refused"}
     if result.schedule is not None and inst.family not in ("knapsack", "three_partition"):

@@ -111,8 +111,12 @@ GC_THRESHOLD = 7_000
 
 def run_bundle(bundle: tuple[Task, ...]) -> list[dict]:
     """Every task of ``bundle`` in this process, one after another."""
-    gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
-    return [row for task in bundle for row in run_task(task)]
+    saved = gc.get_threshold()
+    gc.set_threshold(GC_THRESHOLD, *saved[1:])
+    try:
+        return [row for task in bundle for row in run_task(task)]
+    finally:
+        gc.set_threshold(*saved)
 
 
 def map_unordered(function: Callable, items: list, workers: int = 1, client: Any = None) -> Iterator:

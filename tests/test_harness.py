@@ -260,6 +260,22 @@ def test_sigkill_at_random_moments_loses_nothing_and_duplicates_nothing(tmp_path
     assert len(values(store)) == total
 
 
+def test_an_in_process_run_leaves_the_process_settings_as_it_found_them(tmp_path, monkeypatch):
+    """A cell's one CP-SAT worker and the bundles' collector threshold hold
+    while the cell runs, not after it (left set, they made every later solve
+    of a test session single-threaded)."""
+    import gc
+
+    from schedbench.solvers import settings
+
+    monkeypatch.setattr(settings, "CPSAT_WORKERS", 2)
+    before = gc.get_threshold()
+    with Store(tmp_path / "s.sqlite") as db:
+        summary = run_experiment(parse_text(KILL_GRID.replace("seeds = 30", "seeds = 2")), db, workers=1)
+    assert summary.statuses == {"feasible": 6, "optimal": 2}
+    assert (settings.CPSAT_WORKERS, gc.get_threshold()) == (2, before)
+
+
 def test_dask_local_cluster_gives_the_same_values_as_the_process_pool(tmp_path):
     from distributed import LocalCluster
 
