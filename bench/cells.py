@@ -41,10 +41,16 @@ def run_task(task: Task) -> list[dict[str, Any]]:
 
 
 def _run_cell(instance, cell: Cell) -> dict[str, Any]:
+    """The cell's row; every CP-SAT run in it (a solver's, and the references
+    its value and checks need) has the cell's workers: one unless a solver
+    cell's ``workers`` option says otherwise, the same optimum every run."""
+    from schedbench.solvers import settings
+
     try:
-        if cell.kind == "heuristic":
-            return _heuristic(instance, cell)
-        return _solver(instance, cell)
+        with settings.cpsat_workers(cell.options.get("workers", 1) if cell.kind == "solver" else 1):
+            if cell.kind == "heuristic":
+                return _heuristic(instance, cell)
+            return _solver(instance, cell)
     except NotProven as exc:
         return {"status": "unknown", "error": _message(exc)}
     except Exception as exc:
@@ -70,10 +76,9 @@ def _heuristic(instance, cell: Cell) -> dict[str, Any]:
 
 
 def _solver(instance, cell: Cell) -> dict[str, Any]:
-    from schedbench.solvers import settings, solve
+    from schedbench.solvers import solve
 
-    with settings.cpsat_workers(cell.options.get("workers", 1)):  # one search worker: the same optimum every run
-        result = solve(instance, cell.objective, cell.algorithm, cell.time_limit)
+    result = solve(instance, cell.objective, cell.algorithm, cell.time_limit)
     out = {"status": result.status, "value": result.objective, "bound": result.bound,
            "wall_time": result.wall_time, "solver": result.solver, "solver_version": _solver_version(cell.algorithm),
            "algorithm_version": _version(import_module(f"schedbench.solvers.{instance.family}"))}

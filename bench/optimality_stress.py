@@ -76,15 +76,15 @@ def solve_once(inst, objective: str, backend: str, limit: float, options: dict |
 
     clear_cache()  # no backend reuses the other's P||Cmax answers (MOSP's relaxation)
     began = time.perf_counter()
-    try:
-        with settings.cpsat_workers(1):
+    with settings.cpsat_workers(1):  # the solve and the references its check needs
+        try:
             result = solve(inst, objective, backend, limit, **(options or {}))
-    except ModelTooLarge:
-        return {"status": "refused"}
-    if result.schedule is not None and inst.family not in ("knapsack", "three_partition"):
-        broken = violations(inst, result.schedule, objective)
-        if broken:
-            raise AssertionError(f"{name} {backend}: invalid schedule: {broken[0]}")
+        except ModelTooLarge:
+            return {"status": "refused"}
+        if result.schedule is not None and inst.family not in ("knapsack", "three_partition"):
+            broken = violations(inst, result.schedule, objective)
+            if broken:
+                raise AssertionError(f"{name} {backend}: invalid schedule: {broken[0]}")
     return {"status": result.status, "value": _text(result.objective), "bound": _text(result.bound),
             "proof": list(result.proof), "seconds": time.perf_counter() - began,
             "confirmation": result.details.get("confirmation_seconds"),

@@ -102,21 +102,23 @@ def seed_bundles(tasks: list[Task], workers: int) -> list[tuple[Task, ...]]:
     return [tuple(group[start:start + cap]) for group in groups.values() for start in range(0, len(group), cap)]
 
 
-#: The collector's first threshold while bundles run (Python's default: 700).
-#: A bundle's allocations are mostly results and caches that live on, with
-#: few reference cycles: at 700 the collector traced them 70 times a FAIRCAMP
-#: Fig. 4 seed (46 ms of about 1.1 s), at 7,000 twice (18 ms).
+#: The collector's first threshold in a local worker process (Python's
+#: default: 700). A bundle's allocations are mostly results and caches that
+#: live on, with few reference cycles: at 700 the collector traced them 70
+#: times a FAIRCAMP Fig. 4 seed (46 ms of about 1.1 s), at 7,000 twice (18 ms).
 GC_THRESHOLD = 7_000
 
 
 def run_bundle(bundle: tuple[Task, ...]) -> list[dict]:
     """Every task of ``bundle`` in this process, one after another."""
-    saved = gc.get_threshold()
-    gc.set_threshold(GC_THRESHOLD, *saved[1:])
-    try:
-        return [row for task in bundle for row in run_task(task)]
-    finally:
-        gc.set_threshold(*saved)
+    return [row for task in bundle for row in run_task(task)]
+
+
+def _start_worker() -> None:
+    """A local worker process runs bundles only: its collector's threshold
+    is set once for its life (a process that runs bundles in threads, or
+    between other work, keeps its own)."""
+    gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
 
 
 def map_unordered(function: Callable, items: list, workers: int = 1, client: Any = None) -> Iterator:
@@ -137,7 +139,8 @@ def map_unordered(function: Callable, items: list, workers: int = 1, client: Any
     elif workers == 1:
         yield from map(function, items)
     else:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                 initializer=_start_worker) as pool:
             yield from _drain(items, partial(pool.submit, function),
                               lambda pending: wait(pending, return_when=FIRST_COMPLETED), _window(workers))
 

@@ -147,8 +147,10 @@ class _Packer:
                 chosen.pop()
                 counts[j] += 1
 
-        walk(first, 0)
-        del walk  # a recursive closure is a reference cycle, garbage only the collector frees (Fig. 4: 5% of its time)
+        try:
+            walk(first, 0)
+        finally:
+            del walk  # a recursive closure is a reference cycle, garbage only the collector frees (Fig. 4: 5% of its time)
         found.sort(key=lambda c: -c[1])
         return found
 

@@ -3,6 +3,7 @@
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 #: CP-SAT search workers; benchmarks that run solves in parallel set it to 1
 #: (``use_cpsat_workers``).
@@ -19,16 +20,25 @@ def use_cpsat_workers(count: int) -> None:
 
 @contextmanager
 def cpsat_workers(count: int) -> Iterator[None]:
-    """CP-SAT's search workers within the block only: a cell or a stress
-    solve that wants one worker leaves the process's setting as it found it
-    (set for good, it made every later solve in that process single-threaded:
-    a test session's Theorem 2 check took 42 s instead of 2)."""
-    global CPSAT_WORKERS
-    saved, CPSAT_WORKERS = CPSAT_WORKERS, count
+    """CP-SAT's search workers within the block only, in this thread (a
+    context variable: Dask runs cells in threads of one process). A cell
+    that wants one worker leaves the process's setting as it found it (set
+    for good, it made every later solve in that process single-threaded: a
+    test session's Theorem 2 check took 42 s instead of 2)."""
+    token = _scoped_workers.set(count)
     try:
         yield
     finally:
-        CPSAT_WORKERS = saved
+        _scoped_workers.reset(token)
+
+
+def cpsat_workers_now() -> int:
+    """The workers a CP-SAT run started now gets: the block's, else ``CPSAT_WORKERS``."""
+    scoped = _scoped_workers.get()
+    return CPSAT_WORKERS if scoped is None else scoped
+
+
+_scoped_workers: ContextVar[int | None] = ContextVar("cpsat_workers", default=None)
 
 #: Default time limit in seconds for one solve when the caller gives none.
 DEFAULT_TIME_LIMIT = 60.0

@@ -38,13 +38,18 @@ def _faircamp_as_written(users, seed, n_jobs, machines=10, max_length=100, new_c
     return [[tuple(c) for c in camps] for camps in per_user if camps]
 
 
-@pytest.mark.parametrize("users", [1, 2, 5, 20, 37])
-def test_faircamp_workloads_are_the_procedure_as_written(users):
-    for seed in range(6):
-        for n_jobs, new_campaign in ((1, 0.1), (60, 0.4), (3000, 0.1)):
-            made = faircamp_paper(users, seed, n_jobs=n_jobs, new_campaign=new_campaign)
-            assert [[c.jobs for c in u.campaigns] for u in made.users] == \
-                _faircamp_as_written(users, seed, n_jobs, new_campaign=new_campaign)
+def test_faircamp_workloads_are_the_procedure_as_written():
+    """Every k of a seed one after another, as Fig. 4's bundles ask (the
+    shared draw is reused), with several lengths and Zipf exponents."""
+    for seed in range(4):
+        for n_jobs, new_campaign, max_length, zipf in ((1, 0.1, 100, 1.4267), (60, 0.4, 3, 1.4267),
+                                                       (3000, 0.1, 100, 1.4267), (500, 0.2, 50, 3.0)):
+            for users in (1, 2, 5, 20, 37):
+                made = faircamp_paper(users, seed, n_jobs=n_jobs, new_campaign=new_campaign, max_length=max_length,
+                                      zipf=zipf)
+                assert [[c.jobs for c in u.campaigns] for u in made.users] == \
+                    _faircamp_as_written(users, seed, n_jobs, max_length=max_length, new_campaign=new_campaign,
+                                         zipf=zipf)
 
 
 def test_faircamp_workload_statistics():

@@ -273,7 +273,43 @@ def test_an_in_process_run_leaves_the_process_settings_as_it_found_them(tmp_path
     with Store(tmp_path / "s.sqlite") as db:
         summary = run_experiment(parse_text(KILL_GRID.replace("seeds = 30", "seeds = 2")), db, workers=1)
     assert summary.statuses == {"feasible": 6, "optimal": 2}
-    assert (settings.CPSAT_WORKERS, gc.get_threshold()) == (2, before)
+    assert (settings.cpsat_workers_now(), gc.get_threshold()) == (2, before)
+
+
+def test_a_scoped_worker_count_holds_in_its_own_thread_only(monkeypatch):
+    """Two threads (Dask's cells) in their blocks at once, left in the order
+    they entered: each sees its own count, and the process's is untouched."""
+    import threading
+
+    from schedbench.solvers import settings
+
+    monkeypatch.setattr(settings, "CPSAT_WORKERS", 2)
+    inside, seen = threading.Barrier(2), {}
+
+    def cell(count: int, wait: float) -> None:
+        with settings.cpsat_workers(count):
+            inside.wait()
+            time.sleep(wait)
+            seen[count] = settings.cpsat_workers_now()
+
+    threads = [threading.Thread(target=cell, args=(count, wait)) for count, wait in ((1, 0.0), (3, 0.1))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert seen == {1: 1, 3: 3} and settings.cpsat_workers_now() == 2
+
+
+def _collector_threshold(_) -> int:
+    import gc
+
+    return gc.get_threshold()[0]
+
+
+def test_local_workers_collect_at_the_bundles_threshold():
+    from schedbench.bench.runner import GC_THRESHOLD, map_unordered
+
+    assert set(map_unordered(_collector_threshold, [0, 1], workers=2)) == {GC_THRESHOLD}
 
 
 def test_dask_local_cluster_gives_the_same_values_as_the_process_pool(tmp_path):

@@ -16,11 +16,11 @@ THEOREM2_SIZES = ((2, 36), (3, 48), (4, 60))
 THEOREM2_SEEDS = 7
 
 
-def theorem2_instances() -> Iterator:
+def theorem2_instances(seeds: int = THEOREM2_SEEDS) -> Iterator:
     """Reductions of planted yes-instances and solver-proven no-instances:
-    21 of each, 7 per q in 2..4."""
+    ``seeds`` of each per q in 2..4 (21 of each)."""
     for q, bound in THEOREM2_SIZES:
-        for seed in range(THEOREM2_SEEDS):
+        for seed in range(seeds):
             yield mosp_two_jobs(planted_three_partition(q, bound, seed))[0]
             yield mosp_two_jobs(proven_no_three_partition(q, bound, seed))[0]
 

@@ -3,7 +3,7 @@
 Two configurations, both with a fixed seed so that a run depends on its
 inputs only (up to the wall-clock limit, which no solver makes
 deterministic):
-- the primary one: ``settings.CPSAT_WORKERS`` workers and the caller's hints;
+- the primary one: ``settings.cpsat_workers_now()`` workers and the caller's hints;
 - the confirming one (``confirming()``): one worker, another seed and no
   hint, so a refutation it repeats was not reached by the same search
   (``solvers.certificate`` asks it where no MILP can express a model).
@@ -37,7 +37,7 @@ STATUS = {
 @dataclass(frozen=True)
 class Configuration:
     name: str
-    workers: int | None  # None: settings.CPSAT_WORKERS, read at solve time
+    workers: int | None  # None: settings.cpsat_workers_now(), read at solve time
     seed: int
     hints: bool
 
@@ -77,7 +77,7 @@ def run(model: cp_model.CpModel, time_limit: float, values, has_objective: bool 
         model.clear_hints()
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = max(time_limit, 0.01)
-    solver.parameters.num_workers = configuration.workers or settings.CPSAT_WORKERS
+    solver.parameters.num_workers = configuration.workers or settings.cpsat_workers_now()
     solver.parameters.random_seed = configuration.seed
     for name, value in parameters.items():
         setattr(solver.parameters, name, value)
