@@ -169,9 +169,9 @@ def test_time_limit_returns_best_and_bound():
 
 
 def _instances():
-    """100 small random campaign instances, with and without release and think times (larger ones, both
+    """85 small random campaign instances, with and without release and think times (larger ones, both
     backends on each: tests/test_optimality_stress.py and bench/optimality_stress.py)."""
-    for seed in range(100):
+    for seed in range(85):
         if seed % 3 == 0:
             yield random_small(seed, users=(1, 3), campaigns=(1, 2), jobs=(1, 3), length=(1, 5), machines=(1, 3))
         else:
@@ -201,7 +201,7 @@ def test_cpsat_and_milp_agree_on_every_campaign_objective():
                 for name in ("fcfs", "faircamp", "ostrich", "multicamp"):
                     value = objective_value(inst, heuristics[name](inst), objective, flows)
                     assert value >= a.objective, (name, objective)
-    assert compared >= 300
+    assert compared >= 255
 
 
 def _sum_flow_bound(inst) -> int:
@@ -236,7 +236,7 @@ def test_the_sum_flow_bound_knows_the_users_finish_in_some_order(solver):
 
 
 def test_cpsat_formulations_agree():
-    for seed in range(15):
+    for seed in range(10):
         inst = random_small(seed, users=(2, 3), campaigns=(1, 2), jobs=(1, 3), length=(1, 5), machines=(2, 3))
         reference = solve(inst, "sum-user-flow", "cpsat", 20)
         for formulation in ("cumulative", "machines"):
