@@ -23,8 +23,8 @@ def cpsat_workers(count: int) -> Iterator[None]:
     """CP-SAT's search workers within the block only, in this thread (a
     context variable: Dask runs cells in threads of one process). A cell
     that wants one worker leaves the process's setting as it found it (set
-    for good, it made every later solve in that process single-threaded: a
-    test session's Theorem 2 check took 42 s instead of 2)."""
+    for good, it made every later solve in that process single-threaded,
+    the rest of a test session's among them)."""
     token = _scoped_workers.set(count)
     try:
         yield
