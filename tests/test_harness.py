@@ -261,9 +261,10 @@ def test_sigkill_at_random_moments_loses_nothing_and_duplicates_nothing(tmp_path
 
 
 def test_an_in_process_run_leaves_the_process_settings_as_it_found_them(tmp_path, monkeypatch):
-    """A cell's one CP-SAT worker and the bundles' collector threshold hold
-    while the cell runs, not after it (left set, they made every later solve
-    of a test session single-threaded)."""
+    """A cell's one CP-SAT worker holds while the cell runs, not after it
+    (left set, it made every later solve of a test session single-threaded),
+    and an in-process run keeps the collector's threshold (only the pool's
+    worker processes change theirs)."""
     import gc
 
     from schedbench.solvers import settings
