@@ -15,9 +15,13 @@ placement near the speed of bare ``heapq``.
 import math
 import random
 import time
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
-from itertools import chain
+from itertools import chain, islice
+from operator import itemgetter
 from heapq import heapify, heapreplace
+
+from sortedcontainers import SortedList
 
 from schedbench.errors import UserInputError
 from schedbench.schedule import Schedule, back_to_back
@@ -235,6 +239,7 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
     exactly at C (the excess moves to the other, no larger than before: a
     plateau move that changes which jobs are together). When no pair
     allows either, three machines are re-split, then four, all within C.
+    Before those, an ejection chain (``eject``) is tried.
     Stops when every load fits, at ``deadline`` (``time.monotonic()``), or
     after ``patience`` (default 20 m + 200) steps without a smaller total excess. Seeded: the same
     inputs give the same answer unless the deadline cuts it."""
@@ -245,8 +250,18 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
     over: list[int] = []          # the machines above C, in any order
     where: dict[int, int] = {}    # machine -> its index in ``over``
 
+    under: dict[int, list[int]] = {}  # the machines below C, each with the jobs it has in ``receivers``
+    receivers = SortedList()         # (length, job) of every job on a machine below C
+
     def mark(q: int) -> None:
-        """Keep ``over`` to the machines above C (O(1) per change)."""
+        """Keep ``over`` to the machines above C (O(1) per change), and
+        ``under`` and ``receivers`` to those below (O(jobs log n)): called
+        for every machine whose jobs changed."""
+        for j in under.pop(q, ()):
+            receivers.remove((lengths[j], j))
+        if loads[q] < capacity:
+            under[q] = list(jobs[q])
+            receivers.update((lengths[j], j) for j in jobs[q])
         if loads[q] > capacity and q not in where:
             where[q] = len(over)
             over.append(q)
@@ -275,6 +290,106 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
             mark(q)
         return True
 
+    by_length = sorted(range(len(lengths)), key=lengths.__getitem__)
+    sorted_lengths = [lengths[j] for j in by_length]
+
+    def jobs_between(low: int, high: int) -> list[int]:
+        """The jobs of length in [low, high]."""
+        return by_length[bisect_left(sorted_lengths, low):bisect_right(sorted_lengths, high)]
+
+    def swap(x: int, y: int) -> None:
+        """Jobs ``x`` and ``y`` trade machines."""
+        u, v = machine_of[x], machine_of[y]
+        for j, source, target in ((x, u, v), (y, v, u)):
+            jobs[source].remove(j)
+            jobs[target].append(j)
+            machine_of[j] = target
+        loads[u] += lengths[y] - lengths[x]
+        loads[v] += lengths[x] - lengths[y]
+
+    def eject(a: int) -> bool:
+        """An ejection chain that takes part of ``a``'s excess e to a machine
+        with room: ``a`` swaps a job x for a job of length x - d (d <= e) on
+        a machine at C, which then passes d on the same way, until a machine
+        of the chain can swap with a machine below C, which takes t <= its
+        room (breadth first, so the chain is a shortest one, and there the
+        swap that takes most of d); the excess falls by min(t, d). Where
+        every machine must be full (planted instances) the last units of
+        excess and of room sit on a few machines each, too little room on
+        any one of them for a pair re-split, and a chain through the full
+        machines mostly finds one. A machine of the chain may also re-split
+        its jobs with a machine below C that has room for all of d. False
+        when no chain is found among ``EJECT_REACH`` machines."""
+        nonlocal excess
+        if not under:
+            return False
+        came: dict[int, tuple[int, int, int, int]] = {a: (a, -1, -1, loads[a] - capacity)}
+        queue = [a]  # machine -> (machine before it, job it gets, job it gives, the excess it passes on)
+
+        def receiver(x: int, d: int) -> tuple[int, int, int] | tuple[int]:
+            """(min(t, d), x, y) for the job y below C that ``x`` takes most of
+            d to (t = length x - length y, within y's machine's room), or (0,):
+            first the lengths y <= x - d, longest first (all of d, if the
+            room allows; ``EJECT_SCAN`` of them), then the longer ones up to
+            x - 1, shortest first (the first that fits is the largest t)."""
+            p = lengths[x]
+            for _, y in islice(receivers.irange(maximum=(p - d, len(lengths)), reverse=True), EJECT_SCAN):
+                if loads[machine_of[y]] + p - lengths[y] <= capacity:
+                    return d, x, y
+            for _, y in receivers.irange(minimum=(p - d + 1, -1), maximum=(p - 1, len(lengths))):
+                if loads[machine_of[y]] + p - lengths[y] <= capacity:
+                    return p - lengths[y], x, y
+            return (0,)
+
+        def follow(u: int) -> None:
+            """The chain's swaps from ``a`` to ``u``; every machine on it is marked."""
+            while u != a:
+                u, x_in, y_out, _ = came[u]
+                swap(x_in, y_out)
+                mark(machine_of[x_in])
+            mark(a)
+
+        for u in queue:
+            _, _, given, d = came[u]
+            best: tuple = (0,)  # (min(t, d), x, y): u's best swap with a machine below C
+            for x in jobs[u]:
+                if x != given:
+                    best = max(best, receiver(x, d), key=itemgetter(0))
+                    if best[0] == d:
+                        break
+            if best[0]:
+                b = machine_of[best[2]]
+                follow(u)
+                swap(best[1], best[2])
+                excess -= best[0]
+                mark(u), mark(b)
+                return True
+            if rng.random() < EJECT_RESPLITS / machines:  # a pair re-split with a machine below C: all of d or none
+                ending = [j for j in jobs[u] if j != given] + ([came[u][1]] if u != a else [])
+                held = loads[u] + (d if u != a else 0)  # C + d, what u holds at the chain's end
+                for b in islice(under, EJECT_PAIRS):
+                    if capacity - loads[b] < d:
+                        continue
+                    sides = _split(ending + jobs[b], lengths, held + loads[b], 2, capacity, rng)
+                    if sides is not None:
+                        follow(u)
+                        for q, side in zip((u, b), sides):
+                            jobs[q], loads[q] = side, sum(lengths[j] for j in side)
+                            for j in side:
+                                machine_of[j] = q
+                            mark(q)
+                        excess -= d
+                        return True
+            for x in jobs[u]:
+                if x == given:
+                    continue
+                for y in jobs_between(lengths[x] - d, lengths[x] - (1 if u == a else d)):
+                    v = machine_of[y]
+                    if v not in came and loads[v] == capacity and len(came) < EJECT_REACH:
+                        came[v] = (u, x, y, d if u != a else lengths[x] - lengths[y])
+                        queue.append(v)
+        return False
+
     for q in range(machines):
         mark(q)
     excess = sum(loads[q] - capacity for q in over)
@@ -287,9 +402,23 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
                         key=loads.__getitem__)[:partners]
         groups = chain(((a, b) for b in others), ((a, b, c) for b, c in zip(others, others[1:])),
                        ((a, b, c, d) for b, c, d in zip(others, others[1:], others[2:])))
-        moved_any = any(resplit(group) for group in groups) or moved_any
+        moved_any = eject(a) or any(resplit(group) for group in groups) or moved_any
         best, stale = (excess, 0) if excess < best else (best, stale + 1)
     return (None if over else machine_of), moved_any
+
+
+#: Machines an ejection chain of ``fill_to`` searches through, at most.
+EJECT_REACH = 5_000
+#: Jobs below C that take all of the excess looked at per job, at most.
+EJECT_SCAN = 32
+#: Machines of a chain that try a pair re-split with machines below C, on
+#: average (each with probability EJECT_RESPLITS / m, drawn, so that a chain
+#: asked again from the same state tries other ones: in the first 300
+#: machines of each search instead, 2 of 8 planted instances of 8,000 jobs
+#: on 2,000 machines stalled at an excess of one or two), and with how many
+#: of those machines (the last few are what it is for).
+EJECT_RESPLITS = 600
+EJECT_PAIRS = 16
 
 
 def _split(pool: list[int], lengths: Sequence[int], total: int, parts: int, capacity: int,

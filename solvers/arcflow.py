@@ -16,65 +16,82 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
+#: Loads past this are not built (the graph's arrays are int64).
+MAX_LOAD = 2 ** 62
+
 
 @dataclass(frozen=True)
 class ArcFlowGraph:
     capacity: int
-    nodes: tuple[int, ...]                       # loads reachable from 0, ascending
-    arcs: tuple[tuple[int, int, int], ...]       # (tail, head, length)
-    counts: dict                                 # length -> number of jobs
+    nodes: np.ndarray      # loads reachable from 0 (after compression, their labels), ascending
+    arcs: np.ndarray       # one row (tail, head, length) per arc, sorted
+    counts: dict           # length -> number of jobs
 
 
 def build(lengths: Sequence[int], capacity: int, max_size: int,
           deadline: float = float("inf")) -> ArcFlowGraph | None:
     """The compressed graph, or None as soon as it would pass ``max_size`` arcs + nodes
-    or the ``deadline`` (time.monotonic()): long lengths and a large C make it huge."""
+    or the ``deadline`` (time.monotonic()): long lengths and a large C make it huge.
+    Built in numpy, one length at a time: the arcs of every reachable load at once."""
     counts = Counter(lengths)
-    reachable = {0}
-    arcs = []
+    if capacity >= MAX_LOAD:
+        return None
+    reachable = np.zeros(1, dtype=np.int64)
+    tails, sizes = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
+    arcs = 0  # arcs so far, counting the same arc from two loads twice (as the cap always has)
     for s in sorted(counts, reverse=True):
-        new = set()
-        for d in sorted(reachable):
-            copies = min(counts[s], (capacity - d) // s)
-            for r in range(copies):
-                arcs.append((d + r * s, d + (r + 1) * s, s))
-                new.add(d + (r + 1) * s)
-            if len(arcs) + len(reachable) + len(new) > max_size:
-                return None
-        if time.monotonic() > deadline:
+        copies = np.minimum(counts[s], (capacity - reachable) // s)
+        added = int(copies.sum())
+        if arcs + added + len(reachable) > max_size:
             return None
-        reachable |= new
-    nodes, arcs = _compress(capacity, reachable, arcs)
-    return ArcFlowGraph(capacity, nodes, arcs, dict(counts))
+        # the r-th s-arc above load d starts at d + r s, for r < copies(d)
+        step = np.arange(added) - np.repeat(np.cumsum(copies) - copies, copies)
+        tail = np.repeat(reachable, copies) + step * s
+        tails.append(tail)
+        sizes.append(np.full(added, s, dtype=np.int64))
+        arcs += added
+        reachable = np.union1d(reachable, tail + s)
+        if arcs + len(reachable) > max_size or time.monotonic() > deadline:
+            return None
+    tail, size = np.concatenate(tails), np.concatenate(sizes)
+    nodes, arcs_out = _compress(capacity, reachable, tail, size)
+    return ArcFlowGraph(capacity, nodes, arcs_out, dict(counts))
 
 
-def _compress(capacity: int, loads: set[int], arcs: list[tuple[int, int, int]]):
+def _compress(capacity: int, loads: np.ndarray, tail: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Brandao & Pedroso's (2016) main compression step: relabel every load d
     by C minus the longest path from d onwards, and merge equal labels.
 
     An arc (d, e, s) has lp(d) >= s + lp(e), so its new labels still differ
     by at least s and every path from 0 still packs at most C: the packings
     are the same, the graph is smaller (load 0, the source, keeps label 0).
+    The longest paths are relaxed over all arcs at once until they settle:
+    as many rounds as the most arcs on a path, the most jobs a machine holds.
     """
-    outgoing: dict[int, list[tuple[int, int]]] = {}
-    for tail, head, s in arcs:
-        outgoing.setdefault(tail, []).append((head, s))
-    longest: dict[int, int] = {}
-    for d in sorted(loads, reverse=True):
-        longest[d] = max((s + longest[head] for head, s in outgoing.get(d, ())), default=0)
-    label = {d: capacity - longest[d] for d in loads}
+    at_tail, at_head = np.searchsorted(loads, tail), np.searchsorted(loads, tail + size)
+    longest = np.zeros(len(loads), dtype=np.int64)
+    while True:
+        relaxed = np.zeros(len(loads), dtype=np.int64)
+        np.maximum.at(relaxed, at_tail, size + longest[at_head])
+        if np.array_equal(relaxed, longest):
+            break
+        longest = relaxed
+    label = capacity - longest
     label[0] = 0
-    merged = {(label[tail], label[head], s) for tail, head, s in arcs}
-    return tuple(sorted(set(label.values()))), tuple(sorted(merged))
+    merged = np.unique(np.stack([label[at_tail], label[at_head], size], axis=1).reshape(-1, 3), axis=0)
+    return np.unique(label), merged
 
 
 def paths_from_flow(graph: ArcFlowGraph, flow: Sequence[float], tolerance: float = 1e-6) -> list[tuple[float, list[int]]]:
     """Decompose an arc flow into (weight, job lengths of one machine) paths from 0."""
     remaining = list(flow)
+    used = np.flatnonzero(np.asarray(flow) > tolerance)
+    arcs = {int(index): (tail, head, length) for index, (tail, head, length) in zip(used, graph.arcs[used].tolist())}
     out_arcs: dict[int, list[int]] = {}
-    for index, (tail, _, _) in enumerate(graph.arcs):
-        if remaining[index] > tolerance:
-            out_arcs.setdefault(tail, []).append(index)
+    for index, (tail, _, _) in arcs.items():
+        out_arcs.setdefault(tail, []).append(index)
     paths = []
     while True:
         node, path = 0, []
@@ -83,13 +100,13 @@ def paths_from_flow(graph: ArcFlowGraph, flow: Sequence[float], tolerance: float
             if nxt is None:
                 break
             path.append(nxt)
-            node = graph.arcs[nxt][1]
+            node = arcs[nxt][1]
         if not path:
             return paths
         weight = min(remaining[a] for a in path)
         for a in path:
             remaining[a] -= weight
-        paths.append((weight, [graph.arcs[a][2] for a in path]))
+        paths.append((weight, [arcs[a][2] for a in path]))
 
 
 def bins_from_flow(graph: ArcFlowGraph, flow: Sequence[int]) -> list[list[int]]:

@@ -240,9 +240,22 @@ def _optimum(lengths: tuple[int, ...], machines: int, solver: str, time_limit: f
             _search(search, solver, now + SEARCH_SHARE * (deadline - now))  # the rest: its confirmation
             if search.claimed > search.lower:
                 _confirm(search, deadline)
-    else:  # nothing to confirm: the time left (a model too large to build, say) goes to the fill
+    else:  # nothing to confirm: the time left goes to the dive, resumed where it stopped, then to the fill
+        if solver != "cpsat" and not search.closed:
+            _dive_again(search, deadline)
         _fill(search, deadline, restarts=True)
     return search.answer()
+
+
+def _dive_again(search: _Search, deadline: float) -> None:
+    """The dive at the certified bound with the time left: the LP steps the
+    search's dive already took are remembered (``milp.pcmax._patterns``),
+    so it goes on where that one stopped. On Lawrinenko's classes 6-7 the
+    dives that find a schedule took up to 7 s alone, more than the search's
+    share gives them; where the graph is too large it returns at once."""
+    status, machine_of = dive(search.lengths, search.machines, search.lower, deadline - time.monotonic())
+    if status == FEASIBLE:
+        search.improve(machine_of, "arcflow-dive")
 
 
 #: From this many jobs a machine the fill goes before bin completion: on
@@ -517,13 +530,19 @@ def _arcflow_fits(lengths, capacity, deadline) -> bool:
     return build(lengths, capacity, MAX_GRAPH, deadline) is not None
 
 
+#: The dive's share of the time left to decide one C, the MILP's the rest: on
+#: Lawrinenko's classes 6-7 the dive closes about 600 instances, the MILP one
+#: at most, and at half the time the dive left open instances it closes in 3-7 s.
+DIVE_SHARE = 0.75
+
+
 def _arcflow_decide(lengths, machines, capacity, stop, dive_first: bool = True) -> tuple[str, list[int] | None, str]:
-    """C decided by LP diving (half the time left), then the arc-flow MILP.
+    """C decided by LP diving (``DIVE_SHARE`` of the time left), then the arc-flow MILP.
     Without ``dive_first`` (another method already refuted C) only the
     MILP, which can refute too: a dive only finds packings, and it spent
     half of a campaign's share in vain on FAIRCAMP Fig. 4's workloads."""
     if dive_first:
-        status, machine_of = dive(lengths, machines, capacity, (stop - time.monotonic()) / 2)
+        status, machine_of = dive(lengths, machines, capacity, DIVE_SHARE * (stop - time.monotonic()))
         if status == "feasible":
             return status, machine_of, "arcflow-dive"
     status, machine_of = decide(lengths, machines, capacity, max(stop - time.monotonic(), 0.01))

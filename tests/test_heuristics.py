@@ -232,3 +232,18 @@ def test_fill_to_reaches_the_capacity_or_says_none():
     assert sorted(sum(p for p, q in zip((7, 4, 2, 5), machine_of) if q == k) for k in (0, 1)) == [9, 9]
     # a job longer than the capacity: nothing to do
     assert fill_to((12, 1), [0, 1], 2, 10)[0] is None
+
+
+def test_fill_to_carries_an_excess_through_full_machines(monkeypatch):
+    """The ejection chain alone (every re-split refused): the machine over C
+    by 1 cannot swap with the one below C by 1 (no two of their jobs differ
+    by 1), but it can pass 1 to a full machine (11 for 10), which passes it
+    on (6 for 5)."""
+    from schedbench.heuristics import pcmax
+
+    monkeypatch.setattr(pcmax, "_split", lambda *args: None)
+    lengths = (11, 10, 10, 6, 4, 5, 14)
+    machine_of, moved = pcmax.fill_to(lengths, [0, 0, 1, 1, 1, 2, 2], 3, 20)
+    assert moved and machine_of is not None
+    assert sorted(sum(p for p, q in zip(lengths, machine_of) if q == k) for k in range(3)) == [20, 20, 20]
+    assert machine_of[0] == 1 and machine_of[3] == 2  # 11 went to the full machine, its 6 to the one below C

@@ -86,6 +86,31 @@ def test_arcflow_lp_bound_and_dive_reach_the_known_optimum(name):
     assert _makespan(machine_of, inst.jobs) == optimum
 
 
+@pytest.mark.skipif(not LAWRINENKO.exists(), reason="shared/ benchmarks not beside the checkout")
+def test_a_dive_asked_again_goes_on_where_it_stopped(monkeypatch):
+    """The engine's last step gives a dive cut short by its time the time
+    left: the LP steps the first one took are remembered, so the second
+    solves again no LP the first one finished, and ends in the packing."""
+    from schedbench.solvers.milp import pcmax as milp
+
+    name = "p_cmax-class7-n198-m72-mu792-sigma198-seed27362.txt"
+    optimum = known_optima()[name]
+    inst = read_benchmark_file(LAWRINENKO / "lawrinenko" / name)
+    solved = []
+    real_lp = milp._lp
+    monkeypatch.setattr(milp, "_lp", lambda lengths, *rest: solved.append(tuple(sorted(lengths)))
+                        or real_lp(lengths, *rest))
+    milp._PATTERNS.clear()
+    assert milp.dive(inst.jobs, inst.machines, optimum, 0.2) == ("unknown", None)
+    first = len(solved)
+    assert first >= 1
+    status, machine_of = milp.dive(inst.jobs, inst.machines, optimum, 60)
+    assert status == "feasible" and len(solved) > first
+    assert len(solved) - len(set(solved)) <= 1  # only the LP the first one's deadline cut is solved again
+    assert validate(inst, Schedule(tuple(machine_of), tuple(back_to_back(machine_of, inst.jobs)))) == []
+    assert max(sum(p for p, q in zip(inst.jobs, machine_of) if q == k) for k in set(machine_of)) == optimum
+
+
 def test_dive_never_claims_an_infeasible_capacity():
     """Below the optimum the dive must give up, not return a packing."""
     from schedbench.solvers.milp.pcmax import dive

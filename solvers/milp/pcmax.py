@@ -18,6 +18,8 @@ from ortools.linear_solver.python.model_builder_helper import ModelBuilderHelper
 
 from schedbench.solvers.arcflow import ArcFlowGraph, assignment_from_bins, bins_from_flow, build, paths_from_flow
 from schedbench.metrics.pcmax_bounds import checked_dual_bound
+from schedbench.result import FEASIBLE, UNKNOWN
+from schedbench.solvers.bin_completion import pack
 
 #: OR-Tools backend for the integer model (measured in bench/pcmax_engine.py).
 MIP_BACKEND = "scip"
@@ -36,9 +38,9 @@ def _model(graph: ArcFlowGraph, integer: bool, machines: int | None = None) -> t
 
     With ``machines`` the flow is capped at m units and there is no objective:
     a pure feasibility question, which lets the MILP stop at the first packing."""
-    arcs = np.array(graph.arcs, dtype=np.int64).reshape(-1, 3)
+    arcs = graph.arcs
     tail, head, length = arcs[:, 0], arcs[:, 1], arcs[:, 2]
-    nodes = np.array(graph.nodes, dtype=np.int64)  # nodes[0] is the source 0: no conservation row
+    nodes = graph.nodes  # nodes[0] is the source 0: no conservation row
     inner, n_arcs = len(nodes) - 1, len(arcs)
     lengths = np.array(sorted(graph.counts), dtype=np.int64)
     demand_row, bins_row = inner, inner + len(lengths)
@@ -128,13 +130,15 @@ def decide(lengths: Sequence[int], machines: int, capacity: int, time_limit: flo
 def dive(lengths: Sequence[int], machines: int, capacity: int, time_limit: float) -> tuple[str, list[int] | None]:
     """LP diving: fix machines to patterns of the arc-flow LP, re-solve on the jobs left.
 
-    Each step solves the LP on the jobs left and first tries to fix, at once,
-    every pattern the LP uses whole plus every disjoint pattern it uses more
-    than half; when the LP of what is left no longer fits the machines left,
-    it backs up and fixes instead the heaviest pattern alone, then the next
-    one. The arc-flow LP bound is almost always tight, so a dive usually ends
-    in a packing; it never proves infeasibility:
-    ('feasible', machine of each job) | ('unknown', None).
+    Each step solves the LP on the jobs left and tries to fix, from the
+    boldest step to the most careful one: every pattern the LP uses whole
+    plus every disjoint pattern it uses more than half; the whole ones only;
+    the heavier half of those; the heaviest pattern alone, then the next
+    one. When what is left no longer fits the machines left it backs up to
+    the next step. Once at most ``EXACT_REST`` jobs are left, bin completion
+    decides the rest instead of further LPs. The arc-flow LP bound is almost
+    always tight, so a dive usually ends in a packing; it never proves
+    infeasibility: ('feasible', machine of each job) | ('unknown', None).
     """
     deadline = time.monotonic() + time_limit
     try:
@@ -148,6 +152,11 @@ def dive(lengths: Sequence[int], machines: int, capacity: int, time_limit: float
 
 #: Patterns tried alone, heaviest first, when fixing the bulk fails.
 DIVE_ALTERNATIVES = 2
+#: Jobs left from which bin completion, not the LP, decides the rest of a
+#: dive: on Lawrinenko's classes 6-7 (two or three jobs a machine, where the
+#: dive is what finds the schedule) a rest of 40 jobs is decided in a few
+#: milliseconds, where the LPs backed up through thousands of dead ends.
+EXACT_REST = 40
 
 
 def _dive(left: Counter, machines: int, capacity: int, deadline: float) -> list[list[int]] | None:
@@ -155,15 +164,20 @@ def _dive(left: Counter, machines: int, capacity: int, deadline: float) -> list[
         return []
     if time.monotonic() > deadline:
         raise TimeoutError
-    solved = _lp(list(left.elements()), capacity, deadline - time.monotonic())
-    if solved is None or _machines_needed(solved[1]) > machines:
+    if sum(left.values()) <= EXACT_REST:
+        status, bins = _pack_rest(left, machines, capacity, deadline)
+        if status != UNKNOWN:
+            return bins
+    paths = _patterns(left, machines, capacity, deadline)
+    if paths is None:
         return None
-    graph, _, flow, _ = solved
-    paths = sorted(paths_from_flow(graph, flow), key=lambda p: -p[0])
     whole = [items for weight, items in paths for _ in range(floor(weight + 1e-6))]
     halves = [items for weight, items in paths if 0.5 < weight % 1 < 1 - 1e-6]
-    options = [(whole, halves)] + [([items], []) for _, items in paths[:DIVE_ALTERNATIVES]]
-    for forced, optional in options:
+    options = [(whole, halves), (whole, []), (whole[:len(whole) // 2], [])]
+    options += [([items], []) for _, items in paths[:DIVE_ALTERNATIVES]]
+    for k, (forced, optional) in enumerate(options):
+        if (forced, optional) in options[:k]:  # no halves, or one whole pattern: a step already tried
+            continue
         rest, bins = left.copy(), []
         for items in forced:  # the LP may cover a length more often than needed: drop the surplus
             kept = []
@@ -185,3 +199,41 @@ def _dive(left: Counter, machines: int, capacity: int, deadline: float) -> list[
             return bins + tail
     return None
 
+
+#: The LP's patterns by (capacity, jobs left, machines), so that a dive
+#: asked again at the same C (the engine's last step, with the time a
+#: confirmation did not need) goes through the steps the first one took
+#: without an LP and goes on where it stopped. Cleared when full.
+_PATTERNS: dict[tuple, list[tuple[float, list[int]]] | None] = {}
+_PATTERNS_SIZE = 2_000
+
+
+def _patterns(left: Counter, machines: int, capacity: int, deadline: float) -> list[tuple[float, list[int]]] | None:
+    """The arc-flow LP's patterns for the jobs left, heaviest first, or None
+    when the LP needs more machines than are left (or could not be solved)."""
+    key = (capacity, machines, tuple(sorted(left.items())))
+    if key in _PATTERNS:
+        return _PATTERNS[key]
+    solved = _lp(list(left.elements()), capacity, deadline - time.monotonic())
+    if solved is None and time.monotonic() > deadline:
+        raise TimeoutError  # not an answer to remember
+    paths = None
+    if solved is not None and _machines_needed(solved[1]) <= machines:
+        graph, _, flow, _ = solved
+        paths = sorted(paths_from_flow(graph, flow), key=lambda p: -p[0])
+    if len(_PATTERNS) >= _PATTERNS_SIZE:
+        _PATTERNS.clear()
+    _PATTERNS[key] = paths
+    return paths
+
+
+def _pack_rest(left: Counter, machines: int, capacity: int, deadline: float) -> tuple[str, list[list[int]] | None]:
+    """Bin completion on the jobs left: (status, the bins' lengths when it packs them)."""
+    lengths = tuple(left.elements())
+    status, machine_of = pack(lengths, machines, capacity, deadline)
+    if status != FEASIBLE:
+        return status, None
+    bins: list[list[int]] = [[] for _ in range(machines)]
+    for p, q in zip(lengths, machine_of):
+        bins[q].append(p)
+    return status, [items for items in bins if items]
