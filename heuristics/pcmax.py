@@ -225,10 +225,11 @@ def improve(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ro
 
 def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, capacity: int,
             deadline: float = math.inf, seed: int = 0, partners: int = 16,
-            patience: int | None = None) -> tuple[list[int] | None, bool]:
+            patience: int | None = None) -> tuple[list[int] | None, bool, list[int]]:
     """A schedule with every load <= ``capacity``, searched from ``machine_of``,
-    or None; and whether any group was re-split (a repeat with another seed
-    can only help then). Where the lower bound is the optimum, this is the schedule the
+    or None; whether any group was re-split or any excess ejected (a
+    repeat with another seed can only help then); and the assignment it
+    stopped at (where a later try can go on from). Where the lower bound is the optimum, this is the schedule the
     bound needs (machines filled to C exactly, planted instances, Lawrinenko
     classes 6-7), and makespan local search rarely reaches it.
 
@@ -270,24 +271,30 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
             if last != q:
                 over[i], where[last] = last, i
 
+    def settle(q: int, side: list[int]) -> None:
+        """Machine ``q`` holds the jobs ``side`` now; the excess and ``mark`` follow."""
+        nonlocal excess
+        excess -= max(loads[q] - capacity, 0)
+        jobs[q], loads[q] = side, sum(lengths[j] for j in side)
+        excess += max(loads[q] - capacity, 0)
+        for j in side:
+            machine_of[j] = q
+        mark(q)
+
+    def sides_of(pool: list[int], total: int, parts: int) -> list[list[int]] | None:
+        """``_split`` of ``pool``, unless its subset-sum table passes ``SPLIT_CELLS``."""
+        if total * len(pool) > SPLIT_CELLS:
+            return None
+        return _split(pool, lengths, total, parts, capacity, rng)
+
     def resplit(group: tuple[int, ...]) -> bool:
         """Share the group's jobs out again (see above); False when no split qualifies."""
-        nonlocal excess
-        total = sum(loads[q] for q in group)
-        if total * sum(len(jobs[q]) for q in group) > SPLIT_CELLS:
-            return False
-        pool = [j for q in group for j in jobs[q]]
-        sides = _split(pool, lengths, total, len(group), capacity, rng)
+        sides = sides_of([j for q in group for j in jobs[q]], sum(loads[q] for q in group), len(group))
         if sides is None:
             return False
         rng.shuffle(sides)
         for q, side in zip(group, sides):
-            excess -= max(loads[q] - capacity, 0)
-            jobs[q], loads[q] = side, sum(lengths[j] for j in side)
-            excess += max(loads[q] - capacity, 0)
-            for j in side:
-                machine_of[j] = q
-            mark(q)
+            settle(q, side)
         return True
 
     by_length = sorted(range(len(lengths)), key=lengths.__getitem__)
@@ -300,12 +307,8 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
     def swap(x: int, y: int) -> None:
         """Jobs ``x`` and ``y`` trade machines."""
         u, v = machine_of[x], machine_of[y]
-        for j, source, target in ((x, u, v), (y, v, u)):
-            jobs[source].remove(j)
-            jobs[target].append(j)
-            machine_of[j] = target
-        loads[u] += lengths[y] - lengths[x]
-        loads[v] += lengths[x] - lengths[y]
+        settle(u, [j for j in jobs[u] if j != x] + [y])
+        settle(v, [j for j in jobs[v] if j != y] + [x])
 
     def eject(a: int) -> bool:
         """An ejection chain that takes part of ``a``'s excess e to a machine
@@ -319,12 +322,16 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
         any one of them for a pair re-split, and a chain through the full
         machines mostly finds one. A machine of the chain may also re-split
         its jobs with a machine below C that has room for all of d. False
-        when no chain is found among ``EJECT_REACH`` machines."""
-        nonlocal excess
+        when no chain is found among ``EJECT_REACH`` machines, or at the
+        deadline."""
         if not under:
             return False
+        # machine -> (machine before it, job it gets, job it gives, the excess it passes on)
         came: dict[int, tuple[int, int, int, int]] = {a: (a, -1, -1, loads[a] - capacity)}
-        queue = [a]  # machine -> (machine before it, job it gets, job it gives, the excess it passes on)
+        queue = [a]
+
+        below = list(receivers)  # unchanged until the chain is applied: plain bisection
+        most_room = capacity - min(loads[q] for q in under)
 
         def receiver(x: int, d: int) -> tuple[int, int, int] | tuple[int]:
             """(min(t, d), x, y) for the job y below C that ``x`` takes most of
@@ -333,23 +340,29 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
             room allows; ``EJECT_SCAN`` of them), then the longer ones up to
             x - 1, shortest first (the first that fits is the largest t)."""
             p = lengths[x]
-            for _, y in islice(receivers.irange(maximum=(p - d, len(lengths)), reverse=True), EJECT_SCAN):
+            low, high = bisect_left(below, (p - most_room, -1)), bisect_left(below, (p, -1))
+            if low == high:
+                return (0,)
+            at = bisect_right(below, (p - d, len(lengths)), low, high)
+            for k in range(at - 1, max(low, at - EJECT_SCAN) - 1, -1):
+                y = below[k][1]
                 if loads[machine_of[y]] + p - lengths[y] <= capacity:
                     return d, x, y
-            for _, y in receivers.irange(minimum=(p - d + 1, -1), maximum=(p - 1, len(lengths))):
+            for k in range(at, high):
+                y = below[k][1]
                 if loads[machine_of[y]] + p - lengths[y] <= capacity:
                     return p - lengths[y], x, y
             return (0,)
 
         def follow(u: int) -> None:
-            """The chain's swaps from ``a`` to ``u``; every machine on it is marked."""
+            """The chain's swaps from ``a`` to ``u``."""
             while u != a:
                 u, x_in, y_out, _ = came[u]
                 swap(x_in, y_out)
-                mark(machine_of[x_in])
-            mark(a)
 
-        for u in queue:
+        for k, u in enumerate(queue):
+            if k & 63 == 63 and time.monotonic() > deadline:
+                return False
             _, _, given, d = came[u]
             best: tuple = (0,)  # (min(t, d), x, y): u's best swap with a machine below C
             for x in jobs[u]:
@@ -358,27 +371,19 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
                     if best[0] == d:
                         break
             if best[0]:
-                b = machine_of[best[2]]
                 follow(u)
                 swap(best[1], best[2])
-                excess -= best[0]
-                mark(u), mark(b)
                 return True
             if rng.random() < EJECT_RESPLITS / machines:  # a pair re-split with a machine below C: all of d or none
                 ending = [j for j in jobs[u] if j != given] + ([came[u][1]] if u != a else [])
                 held = loads[u] + (d if u != a else 0)  # C + d, what u holds at the chain's end
-                for b in islice(under, EJECT_PAIRS):
-                    if capacity - loads[b] < d:
-                        continue
-                    sides = _split(ending + jobs[b], lengths, held + loads[b], 2, capacity, rng)
+                roomy = [b for b in under if capacity - loads[b] >= d]
+                for b in rng.sample(roomy, min(EJECT_PAIRS, len(roomy))):
+                    sides = sides_of(ending + jobs[b], held + loads[b], 2)
                     if sides is not None:
                         follow(u)
-                        for q, side in zip((u, b), sides):
-                            jobs[q], loads[q] = side, sum(lengths[j] for j in side)
-                            for j in side:
-                                machine_of[j] = q
-                            mark(q)
-                        excess -= d
+                        settle(u, sides[0])
+                        settle(b, sides[1])
                         return True
             for x in jobs[u]:
                 if x == given:
@@ -404,19 +409,19 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
                        ((a, b, c, d) for b, c, d in zip(others, others[1:], others[2:])))
         moved_any = eject(a) or any(resplit(group) for group in groups) or moved_any
         best, stale = (excess, 0) if excess < best else (best, stale + 1)
-    return (None if over else machine_of), moved_any
+    return (None if over else machine_of), moved_any, machine_of
 
 
 #: Machines an ejection chain of ``fill_to`` searches through, at most.
 EJECT_REACH = 5_000
-#: Jobs below C that take all of the excess looked at per job, at most.
+#: Jobs below C looked at per job of a chain, at most, for each of its two scans.
 EJECT_SCAN = 32
 #: Machines of a chain that try a pair re-split with machines below C, on
 #: average (each with probability EJECT_RESPLITS / m, drawn, so that a chain
 #: asked again from the same state tries other ones: in the first 300
 #: machines of each search instead, 2 of 8 planted instances of 8,000 jobs
 #: on 2,000 machines stalled at an excess of one or two), and with how many
-#: of those machines (the last few are what it is for).
+#: of the machines below C with room for it, drawn at random.
 EJECT_RESPLITS = 600
 EJECT_PAIRS = 16
 

@@ -18,11 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-#: Loads past this are not built (the graph's arrays are int64).
-MAX_LOAD = 2 ** 62
 
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # arrays: no field-wise ==
 class ArcFlowGraph:
     capacity: int
     nodes: np.ndarray      # loads reachable from 0 (after compression, their labels), ascending
@@ -36,8 +33,6 @@ def build(lengths: Sequence[int], capacity: int, max_size: int,
     or the ``deadline`` (time.monotonic()): long lengths and a large C make it huge.
     Built in numpy, one length at a time: the arcs of every reachable load at once."""
     counts = Counter(lengths)
-    if capacity >= MAX_LOAD:
-        return None
     reachable = np.zeros(1, dtype=np.int64)
     tails, sizes = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
     arcs = 0  # arcs so far, counting the same arc from two loads twice (as the cap always has)
@@ -67,20 +62,25 @@ def _compress(capacity: int, loads: np.ndarray, tail: np.ndarray, size: np.ndarr
     An arc (d, e, s) has lp(d) >= s + lp(e), so its new labels still differ
     by at least s and every path from 0 still packs at most C: the packings
     are the same, the graph is smaller (load 0, the source, keeps label 0).
-    The longest paths are relaxed over all arcs at once until they settle:
-    as many rounds as the most arcs on a path, the most jobs a machine holds.
+    The longest paths are found from the top load down, a block of loads
+    narrower than the shortest job at a time: no arc joins two loads of a
+    block, so each block is one numpy step over its own arcs (O(arcs) in
+    all, in at most C / shortest + 1 steps).
     """
     at_tail, at_head = np.searchsorted(loads, tail), np.searchsorted(loads, tail + size)
+    by_tail = np.argsort(at_tail, kind="stable")
+    at_tail, at_head, size = at_tail[by_tail], at_head[by_tail], size[by_tail]
+    shortest = int(size.min()) if len(size) else 1
     longest = np.zeros(len(loads), dtype=np.int64)
-    while True:
-        relaxed = np.zeros(len(loads), dtype=np.int64)
-        np.maximum.at(relaxed, at_tail, size + longest[at_head])
-        if np.array_equal(relaxed, longest):
-            break
-        longest = relaxed
+    top = len(loads)
+    while top > 0:
+        bottom = int(np.searchsorted(loads, loads[top - 1] - shortest, side="right"))
+        first, last = np.searchsorted(at_tail, bottom), np.searchsorted(at_tail, top)
+        np.maximum.at(longest, at_tail[first:last], size[first:last] + longest[at_head[first:last]])
+        top = bottom
     label = capacity - longest
     label[0] = 0
-    merged = np.unique(np.stack([label[at_tail], label[at_head], size], axis=1).reshape(-1, 3), axis=0)
+    merged = np.unique(np.stack([label[at_tail], label[at_head], size], axis=1), axis=0)
     return np.unique(label), merged
 
 

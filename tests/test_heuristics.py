@@ -218,17 +218,18 @@ def test_fill_to_reaches_the_capacity_or_says_none():
     for seed in range(3):
         inst = planted(seed, 600, 120, 1, 1000)
         start = multifit(inst.jobs, [0] * inst.machines)[0]
-        machine_of, moved = fill_to(inst.jobs, start, inst.machines, inst.meta["optimum"],
-                                    deadline=time.monotonic() + 10)
+        machine_of, moved, stopped_at = fill_to(inst.jobs, start, inst.machines, inst.meta["optimum"],
+                                                deadline=time.monotonic() + 10)
+        assert stopped_at == machine_of
         assert moved and machine_of == fill_to(inst.jobs, start, inst.machines, inst.meta["optimum"])[0]  # seeded
         loads = [0] * inst.machines
         for j, q in enumerate(machine_of):
             loads[q] += inst.jobs[j]
         assert max(loads) == inst.meta["optimum"] and sum(loads) == sum(inst.jobs)  # every machine exactly full
     # three jobs of 5 never fit two machines of 9: no split qualifies, and the search stops on its own
-    assert fill_to((5, 5, 5), [0, 0, 1], 2, 9) == (None, False)
+    assert fill_to((5, 5, 5), [0, 0, 1], 2, 9) == (None, False, [0, 0, 1])
     # 7 + 2 and 4 + 5 fill two machines of 9: found from the worst start
-    machine_of, _ = fill_to((7, 4, 2, 5), [0, 0, 0, 0], 2, 9)
+    machine_of, _, _ = fill_to((7, 4, 2, 5), [0, 0, 0, 0], 2, 9)
     assert sorted(sum(p for p, q in zip((7, 4, 2, 5), machine_of) if q == k) for k in (0, 1)) == [9, 9]
     # a job longer than the capacity: nothing to do
     assert fill_to((12, 1), [0, 1], 2, 10)[0] is None
@@ -243,7 +244,7 @@ def test_fill_to_carries_an_excess_through_full_machines(monkeypatch):
 
     monkeypatch.setattr(pcmax, "_split", lambda *args: None)
     lengths = (11, 10, 10, 6, 4, 5, 14)
-    machine_of, moved = pcmax.fill_to(lengths, [0, 0, 1, 1, 1, 2, 2], 3, 20)
+    machine_of, moved, _ = pcmax.fill_to(lengths, [0, 0, 1, 1, 1, 2, 2], 3, 20)
     assert moved and machine_of is not None
     assert sorted(sum(p for p, q in zip(lengths, machine_of) if q == k) for k in range(3)) == [20, 20, 20]
     assert machine_of[0] == 1 and machine_of[3] == 2  # 11 went to the full machine, its 6 to the one below C

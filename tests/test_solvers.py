@@ -100,7 +100,7 @@ def test_a_dive_asked_again_goes_on_where_it_stopped(monkeypatch):
     real_lp = milp._lp
     monkeypatch.setattr(milp, "_lp", lambda lengths, *rest: solved.append(tuple(sorted(lengths)))
                         or real_lp(lengths, *rest))
-    milp._PATTERNS.clear()
+    milp.forget_patterns()
     assert milp.dive(inst.jobs, inst.machines, optimum, 0.2) == ("unknown", None)
     first = len(solved)
     assert first >= 1

@@ -23,8 +23,9 @@ from schedbench.solvers.bin_completion import pack
 
 #: OR-Tools backend for the integer model (measured in bench/pcmax_engine.py).
 MIP_BACKEND = "scip"
-#: Graphs above this many arcs + nodes are not built (building the graph in Python
-#: takes about 0.3 s per 100,000 arcs; the model from it, a fifth of that).
+#: Graphs above this many arcs + nodes are not built: the model and its LP
+#: grow with the graph (the cap was set when building it in pure Python cost
+#: 0.3 s per 100,000 arcs, and not measured again since the numpy build).
 MAX_GRAPH = 250_000
 
 
@@ -191,7 +192,7 @@ def _dive(left: Counter, machines: int, capacity: int, deadline: float) -> list[
             needed = Counter(items)
             if all(rest[s] >= c for s, c in needed.items()):
                 rest -= needed
-                bins.append(items)
+                bins.append(list(items))  # a copy: ``items`` is remembered in ``_PATTERNS``
         if not bins or len(bins) > machines:
             continue
         tail = _dive(rest, machines - len(bins), capacity, deadline)
@@ -200,7 +201,7 @@ def _dive(left: Counter, machines: int, capacity: int, deadline: float) -> list[
     return None
 
 
-#: The LP's patterns by (capacity, jobs left, machines), so that a dive
+#: The LP's patterns by (capacity, machines, jobs left), so that a dive
 #: asked again at the same C (the engine's last step, with the time a
 #: confirmation did not need) goes through the steps the first one took
 #: without an LP and goes on where it stopped. Cleared when full.
@@ -208,10 +209,15 @@ _PATTERNS: dict[tuple, list[tuple[float, list[int]]] | None] = {}
 _PATTERNS_SIZE = 2_000
 
 
+def forget_patterns() -> None:
+    """Forget the remembered LP steps (``clear_cache`` of the engine)."""
+    _PATTERNS.clear()
+
+
 def _patterns(left: Counter, machines: int, capacity: int, deadline: float) -> list[tuple[float, list[int]]] | None:
     """The arc-flow LP's patterns for the jobs left, heaviest first, or None
     when the LP needs more machines than are left (or could not be solved)."""
-    key = (capacity, machines, tuple(sorted(left.items())))
+    key = (capacity, machines, tuple(sorted((+left).items())))  # + drops the lengths none are left of
     if key in _PATTERNS:
         return _PATTERNS[key]
     solved = _lp(list(left.elements()), capacity, deadline - time.monotonic())
