@@ -251,17 +251,15 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
     over: list[int] = []          # the machines above C, in any order
     where: dict[int, int] = {}    # machine -> its index in ``over``
 
-    under: dict[int, list[int]] = {}  # the machines below C, each with the jobs it has in ``receivers``
-    receivers = SortedList()         # (length, job) of every job on a machine below C
+    under: dict[int, None] = {}  # the machines below C (a dict: its order, and so the draws, is the changes')
+    receivers = SortedList()     # (length, job) of every job on a machine below C
 
     def mark(q: int) -> None:
         """Keep ``over`` to the machines above C (O(1) per change), and
-        ``under`` and ``receivers`` to those below (O(jobs log n)): called
-        for every machine whose jobs changed."""
-        for j in under.pop(q, ()):
-            receivers.remove((lengths[j], j))
+        ``under`` and ``receivers`` to those below (O(jobs log n)), for a
+        machine whose jobs ``settle`` just changed (or at the start)."""
         if loads[q] < capacity:
-            under[q] = list(jobs[q])
+            under[q] = None
             receivers.update((lengths[j], j) for j in jobs[q])
         if loads[q] > capacity and q not in where:
             where[q] = len(over)
@@ -274,6 +272,9 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
     def settle(q: int, side: list[int]) -> None:
         """Machine ``q`` holds the jobs ``side`` now; the excess and ``mark`` follow."""
         nonlocal excess
+        if under.pop(q, 0) is None:  # it was below C: its jobs leave ``receivers``, ``mark`` lists the new ones
+            for j in jobs[q]:
+                receivers.remove((lengths[j], j))
         excess -= max(loads[q] - capacity, 0)
         jobs[q], loads[q] = side, sum(lengths[j] for j in side)
         excess += max(loads[q] - capacity, 0)
