@@ -248,3 +248,9 @@ def test_fill_to_carries_an_excess_through_full_machines(monkeypatch):
     assert moved and machine_of is not None
     assert sorted(sum(p for p, q in zip(lengths, machine_of) if q == k) for k in range(3)) == [20, 20, 20]
     assert machine_of[0] == 1 and machine_of[3] == 2  # 11 went to the full machine, its 6 to the one below C
+    from schedbench.model.pcmax import PcmaxInstance
+    from schedbench.schedule import Schedule, back_to_back
+    from schedbench.validator import validate
+
+    instance = PcmaxInstance(3, lengths, "ejection")
+    assert validate(instance, Schedule(tuple(machine_of), tuple(back_to_back(machine_of, lengths)))) == []
