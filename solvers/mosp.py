@@ -24,7 +24,7 @@ from schedbench.solvers.pcmax import PcmaxSolution, derived_cache, pcmax_optima,
 
 BACKENDS = ("cpsat", "milp", "portfolio")  # portfolio: unconstrained-makespan (P||Cmax) only
 #: The strongest measured: CP-SAT proves 71 of 72 grid instances within 10 s,
-#: the MILP 61 (bench/mosp_solvers.py).
+#: the MILP 63 (bench/mosp_solvers.py).
 DEFAULT_SOLVER = "cpsat"
 
 
