@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from schedbench import families
-from schedbench.errors import NotProven, UserInputError
+from schedbench.errors import ModelTooLarge, NotProven, UserInputError
 from schedbench.result import INFEASIBLE, OPTIMAL
 
 OPT, BEST, BESTDUAL, INFEASIBLE_STATUS = "opt", "best", "bestdual", "infeasible"
@@ -192,6 +192,15 @@ def backend_evidence(instance, objective: str, solver: str, time_limit: float) -
             raise Disagreement(f"{solver} reports {result.objective}, its schedule is worth {value}")
     optimal = value is not None and (result.status == OPTIMAL or result.bound == value)
     return Evidence(solver, value, result.bound, optimal)
+
+
+def _unless_refused(instance, objective: str, solver: str, time_limit: float) -> Evidence | None:
+    """``backend_evidence``, or None where the backend refuses the model as
+    too large: the pair then rests on the other backend alone (no ``opt``)."""
+    try:
+        return backend_evidence(instance, objective, solver, time_limit)
+    except ModelTooLarge:
+        return None
 
 
 def _entry_evidence(entry: Entry) -> Evidence:
@@ -396,7 +405,8 @@ def evidence(task: tuple) -> tuple[str, str, str, str, list[Evidence] | str | No
     None for an objective the instance does not have (unless asked for)."""
     key, instance, digest, objective, explicit, time_limit = task
     try:
-        fresh = [backend_evidence(instance, objective, solver, time_limit) for solver in BACKENDS]
+        fresh = [found for solver in BACKENDS
+                 if (found := _unless_refused(instance, objective, solver, time_limit)) is not None]
     except UserInputError:
         if explicit:
             raise

@@ -2,7 +2,7 @@
 
     python -m schedbench.bench.corpus_grow --family campaign [--steps 8] [--seeds 10]
         [--time-limit 10] [--workers 2 | --cluster ADDRESS]
-    python -m schedbench.bench.corpus_grow --open 24 [--workers 2]
+    python -m schedbench.bench.corpus_grow --open 24 [--family mosp] [--workers 2]
     python -m schedbench.bench.corpus_grow --summary docs/results/corpus.md
 
 The instances are the frontier benchmark's (``bench/frontiers.toml``): for
@@ -19,7 +19,8 @@ on two cores, as the frontier measures).
 
 ``--open N`` tries N unsettled entries again at ``OPEN_AFTER`` (600) s per
 backend: those with the largest relative gap between value and bound, taken
-in turn from each family, that have not had that long yet. What resists is
+in turn from each family (or from ``--family`` alone), that have not had
+that long yet. What resists is
 an open instance, a challenge just beyond the frontier (value and bound
 recorded); what is proven joins the certified ones.
 """
@@ -84,14 +85,14 @@ def write_stream(line: dict, steps: int, seeds: int, folder: Path) -> list[Path]
     return paths
 
 
-def open_candidates(count: int, time_limit: float = OPEN_AFTER) -> list[Entry]:
+def open_candidates(count: int, time_limit: float = OPEN_AFTER, family: str | None = None) -> list[Entry]:
     """The ``count`` entries with a gap not yet tried for ``time_limit``
     seconds, the largest relative gap first (no value or bound: the
     largest), taken in turn from each family so that every family with
-    one gets its share."""
+    one gets its share (from ``family`` only, if given)."""
     per_family: dict[str, list[Entry]] = {}
     for entry in read_table(default_table()).values():
-        if has_gap(entry) and entry.time_limit < time_limit:
+        if has_gap(entry) and entry.time_limit < time_limit and family in (None, entry.family):
             per_family.setdefault(entry.family, []).append(entry)
     for entries in per_family.values():
         entries.sort(key=lambda e: (-_gap(e), e.instance, e.objective))
@@ -106,9 +107,9 @@ def _gap(entry: Entry) -> Fraction:
     return abs(entry.value - entry.bound) / max(abs(entry.value), abs(entry.bound), Fraction(1))
 
 
-def try_open(count: int, time_limit: float, workers: int, cluster: str | None) -> None:
+def try_open(count: int, time_limit: float, workers: int, cluster: str | None, family: str | None) -> None:
     """Solve ``open_candidates`` again at ``time_limit`` s per backend, in their order."""
-    chosen = open_candidates(count, time_limit)
+    chosen = open_candidates(count, time_limit, family)
     paths = list(dict.fromkeys(default_table().parent / e.instance for e in chosen))
     report = certify(paths, (), time_limit, default_table(), workers=workers, cluster=cluster, again=False,
                      only={e.key for e in chosen})
@@ -140,8 +141,8 @@ def summary() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--family", help="grow this family along its frontier lines")
+    parser.add_argument("--family", help="grow this family along its frontier lines (with --open: try its entries only)")
+    mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--open", type=int, metavar="N", help=f"try N entries with a gap at {OPEN_AFTER:g} s (see above)")
     mode.add_argument("--summary", type=Path, help="only write the corpus summary table (Markdown) to this file")
     parser.add_argument("--steps", type=int, default=8, help="the first STEPS steps of each line (--family)")
@@ -151,6 +152,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--cluster", default=None, help="a Dask scheduler address instead of local workers")
     args = parser.parse_args()
+    if not (args.family or args.open is not None or args.summary):
+        parser.error("one of --family, --open and --summary is required")
     if args.summary:
         write_generated(args.summary, "python -m schedbench.bench.corpus_grow --summary docs/results/corpus.md",
                         summary())
@@ -162,7 +165,7 @@ def main() -> None:
             parser.error(f"--open: the number of entries to try must be at least 1, got {args.open}")
         if limit < OPEN_AFTER:
             parser.error(f"--time-limit: an open instance resists {OPEN_AFTER:g} s per backend; got {limit:g}")
-        try_open(args.open, limit, args.workers, args.cluster)
+        try_open(args.open, limit, args.workers, args.cluster, args.family)
         print(f"open: {sum(map(is_open, read_table(default_table()).values()))} instances")
         return
     try:

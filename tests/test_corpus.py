@@ -168,6 +168,23 @@ def test_an_invalid_solver_schedule_is_refused(fresh, monkeypatch):
     assert read_table(table_path) == {}
 
 
+def test_a_backend_refusing_a_large_model_leaves_the_other_ones_evidence(fresh, monkeypatch):
+    """Growing past the MILP's size limit: the pair rests on CP-SAT's
+    evidence alone (here its proof and the cheap bound), the run goes on."""
+    from schedbench.errors import ModelTooLarge
+
+    paths, table_path = fresh
+
+    def too_large(instance, result):
+        raise ModelTooLarge("the time-indexed MILP would need too many coefficients")
+
+    _planted(monkeypatch, too_large)
+    explicit = certify(paths[:1], ("makespan",), 5, table_path)
+    assert not explicit.refused
+    (entry,) = read_table(table_path).values()
+    assert (entry.status, entry.value, entry.solvers) == ("opt", 6, "cpsat+lower-bound")
+
+
 def test_certify_never_downgrades(fresh, monkeypatch):
     paths, table_path = fresh
     certify(paths, (), 5, table_path)
@@ -238,6 +255,7 @@ def test_open_candidates_take_the_largest_gaps_from_every_family(tmp_path, monke
     assert chosen == ["campaign/5.json", "mosp/1.json", "campaign/1.json", "mosp/0.json", "campaign/0.json"]
     assert [e.instance for e in corpus_grow.open_candidates(4, 2 * OPEN_AFTER)] == [
         "campaign/5.json", "mosp/2.json", "campaign/2.json", "mosp/1.json"]  # a longer try takes the open ones again
+    assert [e.instance for e in corpus_grow.open_candidates(5, family="mosp")] == ["mosp/1.json", "mosp/0.json"]
 
 
 def test_one_proof_equal_to_the_cheap_bound_certifies():
