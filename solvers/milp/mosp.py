@@ -81,11 +81,14 @@ def _selfish(problem, spec, horizon: int, time_limit: float) -> ModelOutcome:
          for j in range(n) for q in range(m) if home[q] != owner[j] for t in range(windows[j])}
     busy = {(q, t): problem.add_variable(f"b_{q}_{t}", cat=pulp.LpBinary) for q in range(m) for t in range(horizon)}
     placed: list[list] = [[] for _ in range(n)]
-    for (j, _), v in y.items():
+    machine_of: list[list] = [[] for _ in range(n)]
+    for (j, q), v in y.items():
         placed[j].append(v)
+        machine_of[j].append(q * v)
     exported_start: list[list] = [[] for _ in range(n)]
     for (j, q, t), v in x.items():
         placed[j].append(v)
+        machine_of[j].append(q * v)
         exported_start[j].append(t * v)
     for j in range(n):
         problem += pulp.lpSum(placed[j]) == 1, f"once_{j}"
@@ -122,11 +125,9 @@ def _selfish(problem, spec, horizon: int, time_limit: float) -> ModelOutcome:
         else:
             problem += _prefix_completions(problem, inst, y, k) + pulp.lpSum(
                 (t + lengths[j]) * x[j, q, t] for (j, q, t) in x if owner[j] == k) <= spec.references[k], f"local_{k}"
-    outcome = run(problem, time_limit, [pulp.lpSum(q * v for (i, q), v in y.items() if i == j)
-                                        + pulp.lpSum(q * v for (i, q, _), v in x.items() if i == j) for j in range(n)]
-                  + [pulp.lpSum(exported_start[j]) for j in range(n)])
+    outcome = run(problem, time_limit, [pulp.lpSum(terms) for terms in machine_of + exported_start])
     if outcome.solution is not None:
-        outcome.solution = outcome.solution[:n] + prefix_starts(inst, outcome.solution[:n], outcome.solution[n:])
+        outcome.solution = outcome.solution[:n] + _prefix_starts(inst, outcome.solution[:n], outcome.solution[n:])
     return outcome
 
 
@@ -148,7 +149,7 @@ def _prefix_completions(problem, inst, y, k):
     return pulp.lpSum(terms)
 
 
-def prefix_starts(inst, machine: list[int], start: list[int]) -> list[int]:
+def _prefix_starts(inst, machine: list[int], start: list[int]) -> list[int]:
     """Starts with each own-machine job at its place in its prefix (SPT
     from 0); the exported jobs keep theirs."""
     out = list(start)
