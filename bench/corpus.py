@@ -196,7 +196,8 @@ def backend_evidence(instance, objective: str, solver: str, time_limit: float) -
 
 def _unless_refused(instance, objective: str, solver: str, time_limit: float) -> Evidence | None:
     """``backend_evidence``, or None where the backend refuses the model as
-    too large: the pair then rests on the other backend alone (no ``opt``)."""
+    too large: the pair then rests on the other backend alone (``opt`` only
+    if its proof meets the cheap bound)."""
     try:
         return backend_evidence(instance, objective, solver, time_limit)
     except ModelTooLarge:

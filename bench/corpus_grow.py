@@ -154,6 +154,8 @@ def main() -> None:
     args = parser.parse_args()
     if not (args.family or args.open is not None or args.summary):
         parser.error("one of --family, --open and --summary is required")
+    if args.summary and args.family:
+        parser.error("--summary covers every family: drop --family")
     if args.summary:
         write_generated(args.summary, "python -m schedbench.bench.corpus_grow --summary docs/results/corpus.md",
                         summary())

@@ -124,6 +124,12 @@ class MospSpec:
                 pairs += zip(group, group[1:])
         return pairs
 
+    def prefix_order(self, k: int) -> list[int]:
+        """k's jobs shortest first, ties by index: the order of k's jobs in
+        every prefix of the selfish models (``solvers.cpsat.mosp``)."""
+        lengths = self.instance.lengths
+        return sorted(self.instance.job_slice(k), key=lambda j: (lengths[j], j))
+
     def lower_bound(self) -> int:
         lengths = self.instance.lengths
         return max(-(-sum(lengths) // self.instance.machines), max(lengths, default=0))

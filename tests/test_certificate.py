@@ -192,6 +192,25 @@ def test_proof_is_in_every_optimal_json(tmp_path):
     assert len(result["proof"]) == 2 and result["proof"][0] != result["proof"][1]
 
 
+def test_the_confirming_configuration_does_without_presolve():
+    """CP-SAT 9.15's presolve refutes this feasible model (SPEC's selfish rule
+    read literally, minimising the makespan; google/or-tools#5274) with any
+    workers and seed; the confirming configuration, which runs no presolve,
+    finds the optimum 22 that the prefix-form models prove and the
+    validator accepts."""
+    from mosp_literal_model import literal_model
+    from schedbench.solvers.mosp import MospSpec, local_references
+
+    inst = mosp_small(7015, organizations=(2, 4), machines=(1, 2), jobs=(0, 4), length=(1, 9),
+                      local_objective="sum_ci", selfish=True)
+    model, cmax = literal_model(MospSpec(inst, local_references(inst, 10)))
+    with cpsat.confirming():
+        outcome = cpsat.run(model, 30, [cmax])
+    assert (outcome.status, outcome.solution) == ("optimal", [22])
+    result = solve(inst, None, "cpsat", 30)
+    assert (result.status, result.objective) == (OPTIMAL, 22) and violations(inst, result.schedule, None) == []
+
+
 def test_cpsat_runs_are_seeded():
     assert cpsat.PRIMARY.seed != cpsat.CONFIRMING.seed and cpsat.CONFIRMING.workers == 1
     assert not cpsat.CONFIRMING.hints and settings.CPSAT_WORKERS >= 1

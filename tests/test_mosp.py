@@ -136,7 +136,7 @@ def test_cpsat_and_milp_agree_on_random_instances(objective, selfish):
     proves every one, and the models (not only the bounds) decide many."""
     by_model = 0
     for seed in range(50):
-        inst = random_small(1000 + seed, organizations=(2, 3), machines=(1, 2), jobs=(1, 4), length=(1, 9),
+        inst = random_small(1000 + seed, organizations=(2, 3), machines=(1, 2), jobs=(0, 4), length=(1, 9),
                             local_objective=objective, selfish=selfish)
         result = _agree(inst)
         assert result.status == OPTIMAL
@@ -148,21 +148,23 @@ def test_cpsat_and_milp_agree_on_random_instances(objective, selfish):
 def test_prefix_form_meets_the_literal_rule(objective):
     """The models' prefix form (own jobs first, shortest first, machines of
     an organization ordered) loses no schedule: on 40 random selfish
-    instances per local objective, up to 4 organizations of up to 4 jobs,
-    CP-SAT's proven optimum equals the least makespan under SPEC's rule read
-    literally (the MILP's agrees with CP-SAT's in the test above), and the
-    rule binds on many of them."""
+    instances per local objective, up to 4 organizations of 1 to 4 jobs (0
+    to 4 on every fourth instance) on up to 2 machines (3 on every fourth
+    other), CP-SAT's proven optimum equals the least makespan under SPEC's
+    rule read literally (the MILP's agrees with CP-SAT's in the test above),
+    and the rule binds on some of them."""
     binds = 0
     for seed in range(40):
-        inst = random_small(7000 + seed, organizations=(2, 4), machines=(1, 2), jobs=(1, 4), length=(1, 9),
-                            local_objective=objective, selfish=True)
+        inst = random_small(7000 + seed, organizations=(2, 4), machines=(1, 3 if seed % 4 == 0 else 2),
+                            jobs=(0 if seed % 4 == 1 else 1, 4), length=(1, 9), local_objective=objective,
+                            selfish=True)
         literal = least_makespan(MospSpec(inst, local_references(inst, 10)))
         result = solve(inst, None, "cpsat", 30)
         assert violations(inst, result.schedule, None) == []
         assert (result.status, result.objective) == (OPTIMAL, literal), inst
         free = solve(dataclasses.replace(inst, selfish=False), None, "cpsat", 30)
         binds += literal > free.objective
-    assert binds >= 3
+    assert binds >= 2
 
 
 def test_selfishness_and_local_constraints_can_cost_makespan():

@@ -4,9 +4,12 @@ Two configurations, both with a fixed seed so that a run depends on its
 inputs only (up to the wall-clock limit, which no solver makes
 deterministic):
 - the primary one: ``settings.cpsat_workers_now()`` workers and the caller's hints;
-- the confirming one (``confirming()``): one worker, another seed and no
-  hint, so a refutation it repeats was not reached by the same search
-  (``solvers.certificate`` asks it where no MILP can express a model).
+- the confirming one (``confirming()``): one worker, another seed, no
+  hint and no presolve, so a refutation it repeats was not reached by the
+  same search nor the same model rewriting (``solvers.certificate`` asks
+  it where no MILP can express a model). CP-SAT 9.15's presolve refutes
+  feasible models whatever the workers and seed (google/or-tools#5274;
+  this project met it on a selfish MOSP model, ``tests/test_certificate.py``).
 
 A hint outside a variable's domain is dropped with every other hint of the
 model: CP-SAT has answered INFEASIBLE on feasible models given such hints
@@ -40,10 +43,11 @@ class Configuration:
     workers: int | None  # None: settings.cpsat_workers_now(), read at solve time
     seed: int
     hints: bool
+    presolve: bool
 
 
-PRIMARY = Configuration("cpsat", None, 0, True)
-CONFIRMING = Configuration("cpsat-confirm", 1, 7, False)
+PRIMARY = Configuration("cpsat", None, 0, True, True)
+CONFIRMING = Configuration("cpsat-confirm", 1, 7, False, False)
 _configuration: ContextVar[Configuration] = ContextVar("cpsat_configuration", default=PRIMARY)
 
 
@@ -79,6 +83,7 @@ def run(model: cp_model.CpModel, time_limit: float, values, has_objective: bool 
     solver.parameters.max_time_in_seconds = max(time_limit, 0.01)
     solver.parameters.num_workers = configuration.workers or settings.cpsat_workers_now()
     solver.parameters.random_seed = configuration.seed
+    solver.parameters.cp_model_presolve = configuration.presolve
     for name, value in parameters.items():
         setattr(solver.parameters, name, value)
     code = solver.solve(model)

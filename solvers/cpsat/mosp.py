@@ -22,6 +22,8 @@ interchangeable, so their prefixes are ordered. Tested against SPEC's
 rule read literally (``tests/mosp_literal_model.py``).
 """
 
+from types import MappingProxyType
+
 from ortools.sat.python import cp_model
 
 from schedbench.solvers.cpsat import run
@@ -32,7 +34,7 @@ from schedbench.solvers.outcome import ModelOutcome
 #: from the frontier's (sum_ci selfish, about 35 jobs) CP-SAT proves 17 of
 #: 20 within 10 s with it off, 7 of 20 with the default (the placements'
 #: LP is weak; its cost slows the search for a schedule at the bound).
-SELFISH_PARAMETERS = {"linearization_level": 0}
+SELFISH_PARAMETERS = MappingProxyType({"linearization_level": 0})
 
 
 def decide(spec, cap: int, time_limit: float, floor: int | None = None) -> ModelOutcome:
@@ -64,7 +66,7 @@ def decide(spec, cap: int, time_limit: float, floor: int | None = None) -> Model
         for q in range(m):
             model.add_no_overlap([model.new_optional_fixed_size_interval_var(start[j], lengths[j], on[j][q], "")
                                   for j in range(n)])
-        _selfishness(model, inst, start, on, horizon)
+        _selfishness(model, spec, start, on, horizon)
     minimise = floor is not None and floor < horizon
     if minimise:
         cmax = model.new_int_var(floor, horizon, "cmax")
@@ -78,21 +80,23 @@ def decide(spec, cap: int, time_limit: float, floor: int | None = None) -> Model
     return outcome
 
 
-def _selfishness(model, inst, start, on, horizon) -> None:
+def _selfishness(model, spec, start, on, horizon) -> None:
     """The prefix form (module docstring): P_q, prefix starts by placement,
     every start of k by each P_q of k, foreign jobs after it."""
+    inst = spec.instance
     lengths = inst.lengths
     for k in range(inst.n_organizations):
         own = list(inst.job_slice(k))
         if not own:
             continue
-        order = sorted(own, key=lambda j: (lengths[j], j))  # SPT within a prefix
-        for rank, q in enumerate(inst.machine_slice(k)):
+        order = spec.prefix_order(k)
+        prefixes: list = []
+        for q in inst.machine_slice(k):
             prefix = model.new_int_var(0, horizon, f"P{q}")
             model.add(prefix == sum(lengths[i] * on[i][q] for i in own))
-            if rank:
-                model.add(prefix <= previous)  # the machines of k are interchangeable
-            previous = prefix
+            if prefixes:
+                model.add(prefix <= prefixes[-1])  # the machines of k are interchangeable
+            prefixes.append(prefix)
             for position, i in enumerate(order):
                 model.add(start[i] == sum(lengths[h] * on[h][q] for h in order[:position])).only_enforce_if(on[i][q])
             for j in own:

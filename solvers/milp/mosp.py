@@ -123,39 +123,40 @@ def _selfish(problem, spec, horizon: int, time_limit: float) -> ModelOutcome:
             for q in mine:
                 problem += prefix[q] <= spec.references[k], f"local_{k}_{q}"
         else:
-            problem += _prefix_completions(problem, inst, y, k) + pulp.lpSum(
+            problem += _prefix_completions(problem, spec, y, k) + pulp.lpSum(
                 (t + lengths[j]) * x[j, q, t] for (j, q, t) in x if owner[j] == k) <= spec.references[k], f"local_{k}"
     outcome = run(problem, time_limit, [pulp.lpSum(terms) for terms in machine_of + exported_start])
     if outcome.solution is not None:
-        outcome.solution = outcome.solution[:n] + _prefix_starts(inst, outcome.solution[:n], outcome.solution[n:])
+        outcome.solution = outcome.solution[:n] + _prefix_starts(spec, outcome.solution[:n], outcome.solution[n:])
     return outcome
 
 
-def _prefix_completions(problem, inst, y, k):
+def _prefix_completions(problem: pulp.LpProblem, spec, y: dict, k: int) -> pulp.LpAffineExpression:
     """The sum of completions of k's own-machine jobs in SPT order:
     job i ends after every h before it on its machine, so it adds p_h for
     each such h (z[h,i,q] >= y[h,q] + y[i,q] - 1, exact in a <= row)."""
-    lengths = inst.lengths
-    order = sorted(inst.job_slice(k), key=lambda j: (lengths[j], j))
+    lengths = spec.instance.lengths
+    order = spec.prefix_order(k)
     terms = []
-    for q in inst.machine_slice(k):
+    for q in spec.instance.machine_slice(k):
         on = [i for i in order if (i, q) in y]
-        for b, i in enumerate(on):
+        for position, i in enumerate(on):
             terms.append(lengths[i] * y[i, q])
-            for h in on[:b]:
+            for h in on[:position]:
                 z = problem.add_variable(f"z_{h}_{i}_{q}", lowBound=0)
                 problem += z >= y[h, q] + y[i, q] - 1, f"before_{h}_{i}_{q}"
                 terms.append(lengths[h] * z)
     return pulp.lpSum(terms)
 
 
-def _prefix_starts(inst, machine: list[int], start: list[int]) -> list[int]:
+def _prefix_starts(spec, machine: list[int], start: list[int]) -> list[int]:
     """Starts with each own-machine job at its place in its prefix (SPT
     from 0); the exported jobs keep theirs."""
+    inst = spec.instance
     out = list(start)
     for k in range(inst.n_organizations):
         for q in inst.machine_slice(k):
             t = 0
-            for i in sorted((i for i in inst.job_slice(k) if machine[i] == q), key=lambda i: (inst.lengths[i], i)):
+            for i in (i for i in spec.prefix_order(k) if machine[i] == q):
                 out[i], t = t, t + inst.lengths[i]
     return out
