@@ -167,6 +167,9 @@ def main() -> None:
             parser.error(f"--open: the number of entries to try must be at least 1, got {args.open}")
         if limit < OPEN_AFTER:
             parser.error(f"--time-limit: an open instance resists {OPEN_AFTER:g} s per backend; got {limit:g}")
+        known = sorted(folder.name for folder in corpus_dir().iterdir() if folder.is_dir())
+        if args.family is not None and args.family not in known:
+            parser.error(f"--family: the corpus has {', '.join(known)}, not {args.family!r}")
         try_open(args.open, limit, args.workers, args.cluster, args.family)
         print(f"open: {sum(map(is_open, read_table(default_table()).values()))} instances")
         return

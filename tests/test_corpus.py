@@ -339,3 +339,15 @@ def test_certify_reports_an_entry_that_only_resisted_longer_as_unchanged(tmp_pat
     assert outcome.exit_code == 0, outcome.output
     assert "pcmax/x.json makespan: still best after 600 s" in outcome.output
     assert "1 entries tried: 0 changed, 1 unchanged, 0 undecided, 0 refused" in outcome.output
+
+
+@pytest.mark.parametrize("argv, field", [(["--open", "1", "--family", "nosuch"], "--family"),
+                                         (["--summary", "x.md", "--family", "mosp"], "--summary"),
+                                         ([], "one of --family")])
+def test_corpus_grow_rejects_bad_options_by_name(argv, field, monkeypatch, capsys):
+    from schedbench.bench import corpus_grow
+
+    monkeypatch.setattr("sys.argv", ["corpus_grow", *argv])
+    with pytest.raises(SystemExit) as stopped:
+        corpus_grow.main()
+    assert stopped.value.code == 2 and field in capsys.readouterr().err
