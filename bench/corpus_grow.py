@@ -184,7 +184,7 @@ def main() -> None:
             for refused in report.refused:
                 print(f"refused {refused}", file=sys.stderr)
     except UserInputError as exc:
-        sys.exit(f"corpus_grow: {exc}")
+        parser.error(str(exc))
     counts = status_counts(read_table(default_table())).get(args.family, {})
     print(f"{args.family}: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
 

@@ -343,7 +343,8 @@ def test_certify_reports_an_entry_that_only_resisted_longer_as_unchanged(tmp_pat
 
 @pytest.mark.parametrize("argv, field", [(["--open", "1", "--family", "nosuch"], "--family"),
                                          (["--summary", "x.md", "--family", "mosp"], "--summary"),
-                                         ([], "one of --family")])
+                                         ([], "one of --family"),
+                                         (["--family", "nosuch"], "--family")])
 def test_corpus_grow_rejects_bad_options_by_name(argv, field, monkeypatch, capsys):
     from schedbench.bench import corpus_grow
 
