@@ -1,7 +1,7 @@
 """The exact frontier: how large an instance each exact backend proves.
 
-    python -m schedbench.bench.frontier [--instances 10] [--time-limit 10] [--workers 2]
-        [--line NAME ...] [--results run.jsonl] [--out docs/results/frontier.md]
+    python -m schedbench.bench.frontier [--instances 10] [--first-seed 0] [--time-limit 10]
+        [--workers 2] [--line NAME ...] [--results run.jsonl] [--out docs/results/frontier.md]
 
 Each line of ``bench/frontiers.toml`` (a generator, its fixed parameters,
 an objective, a variant's options) grows one parameter step by step. At
@@ -15,7 +15,9 @@ with at least 90% proven, backends side by side. Every schedule is
 validated, and two backends that both prove an instance must agree (a
 disagreement is printed and counted). Resumable with ``--results``: a
 rerun with the same ``--time-limit`` reuses every finished solve (of seeds
-below ``--instances``; a run of some ``--line`` keeps the others' rows).
+of the run's seed range; a run of some ``--line`` keeps the others' rows).
+Choices of model and parameters are made on training seeds
+(``--first-seed 10``), apart from the table's 0 to 9.
 """
 
 import argparse
@@ -80,13 +82,15 @@ def _key(row: dict) -> tuple:
 
 
 def run(chosen: list[dict], count: int, limit: float, workers: int, results: Path | None,
-        kept: list[dict] | None = None) -> list[dict]:
-    """Every line grown by each of its backends until that one gives up.
+        kept: list[dict] | None = None, first_seed: int = 0) -> list[dict]:
+    """Every line grown by each of its backends until that one gives up, on
+    seeds ``first_seed`` to ``first_seed + count - 1`` of each step.
     Rows of earlier runs with the same time limit are reused; the results
-    file keeps those of ``kept`` (default: the chosen lines) up to seed
-    ``count`` - 1, so a run of one line does not drop the others'."""
+    file keeps those of ``kept`` (default: the chosen lines) of these seeds,
+    so a run of one line does not drop the others'."""
+    seeds = range(first_seed, first_seed + count)
     wanted = {(line["name"], step, seed, backend, limit) for line in kept or chosen for backend in _backends(line)
-              for step in range(len(line["steps"])) for seed in range(count)}
+              for step in range(len(line["steps"])) for seed in seeds}
     rows = resume(results, wanted, key=_key)
     names = {line["name"] for line in chosen}
     done = {_cell(row): row for row in rows if row["line"] in names}
@@ -94,13 +98,13 @@ def run(chosen: list[dict], count: int, limit: float, workers: int, results: Pat
         for line in chosen:
             for backend in _backends(line):
                 for step in range(len(line["steps"])):
-                    todo = [(line, step, seed, backend, limit) for seed in range(count)
+                    todo = [(line, step, seed, backend, limit) for seed in seeds
                             if (line["name"], step, seed, backend) not in done]
                     for row in tqdm(pool.imap_unordered(solve_task, todo), total=len(todo), disable=None,
                                     desc=f"{line['name']} {backend} step {step}"):
                         done[_cell(row)] = row
                         append_row(results, row)
-                    answers = [done[line["name"], step, seed, backend] for seed in range(count)]
+                    answers = [done[line["name"], step, seed, backend] for seed in seeds]
                     if sum(settled(a) for a in answers if a["status"] != "refused") < GIVE_UP * count:
                         break
     return list(done.values())
@@ -164,6 +168,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--instances", type=int, default=10, help="instances per step")
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per solve")
+    parser.add_argument("--first-seed", type=int, default=0,
+                        help="seeds of each step start here (the docs' table: 0; training runs: 10 and up)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--line", action="append", help="only this line (repeatable; default: all)")
     parser.add_argument("--results", type=Path, help="JSON lines of finished solves; resumed from if present")
@@ -175,17 +181,22 @@ def main() -> None:
         parser.error(f"--line: unknown {sorted(unknown)} (known: {', '.join(line['name'] for line in every)})")
     chosen = [line for line in every if not args.line or line["name"] in args.line]
     began = time.perf_counter()
-    rows = run(chosen, args.instances, args.time_limit, args.workers, args.results, kept=every)
+    if args.first_seed < 0:
+        parser.error(f"--first-seed: must be >= 0, got {args.first_seed}")
+    rows = run(chosen, args.instances, args.time_limit, args.workers, args.results, kept=every,
+               first_seed=args.first_seed)
     wrong = disagreements(rows)
     for why in wrong:
         print("DISAGREEMENT", why)
-    text = (f"{args.instances} instances per step, {args.time_limit:g} s per solve, {args.workers} workers x 1 "
+    seeds = f"seeds {args.first_seed} to {args.first_seed + args.instances - 1}"
+    text = (f"{args.instances} instances per step ({seeds}), {args.time_limit:g} s per solve, {args.workers} workers x 1 "
             f"CP-SAT thread, {time.perf_counter() - began:.0f} s wall (this run); disagreements between "
             f"backends: {len(wrong)}\n\n{table(chosen, rows, args.instances)}\n")
     print(text, end="")
     if args.out:
         chosen_lines = "".join(f" --line '{name}'" for name in args.line or ())
-        write_generated(args.out, f"python -m schedbench.bench.frontier --instances {args.instances} "
+        first = f" --first-seed {args.first_seed}" if args.first_seed else ""
+        write_generated(args.out, f"python -m schedbench.bench.frontier --instances {args.instances}{first} "
                                   f"--time-limit {args.time_limit:g}{chosen_lines} --results FILE", text)
 
 

@@ -144,6 +144,18 @@ def test_cpsat_and_milp_agree_and_meet_the_bounds():
     assert by_model >= 20
 
 
+def test_the_knapsack_selection_scheduled_exactly_meets_the_bound():
+    """Every list scheduler leaves a unit of the knapsack selection undone
+    here (work 24 = P D, heuristics earn at most 21); the model schedules
+    the selection alone to the knapsack bound, optimal by that bound."""
+    inst = DsspInstance(3, 8, (Job(12, ((5, 1, 4), (1,), (1,))), Job(9, ((2, 4, 3),)), Job(3, ((2, 1),))))
+    assert max(reward(inst, run(inst)) for run in HEURISTICS.values()) == 21 and knapsack_bound(inst) == 24
+    for solver in ("cpsat", "milp"):
+        result = solve(inst, None, solver, 10)
+        assert (result.status, result.objective, result.method) == (OPTIMAL, 24, "selection"), solver
+        assert validate(inst, result.schedule) == [] and result.proof == ("knapsack-bound",)
+
+
 def test_example_optimum_and_command(tmp_path):
     path = write_json(tmp_path, "example.json", instance_to_json(EXAMPLE))
     out = run_cli("solve", path, "--json")
