@@ -41,7 +41,7 @@ def incumbent(instance) -> tuple[Schedule, list[int]]:
 
 #: Share of the time limit the model may spend scheduling the knapsack
 #: selection alone; it answers in hundredths of a second where it can.
-SELECTION_SHARE = 0.1
+SELECTION_SHARE = 0.3
 
 
 BACKENDS = ("cpsat", "milp")
