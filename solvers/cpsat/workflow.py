@@ -73,8 +73,4 @@ def _placements(model, instance: WorkflowInstance, start) -> list[dict[int, obje
     for c, cluster in enumerate(instance.clusters):
         if intervals[c]:
             model.add_cumulative(intervals[c], demands[c], cluster.cores)
-            # redundant: two tasks wider than half the cluster never overlap on it
-            wide = [i for i, d in zip(intervals[c], demands[c]) if 2 * d > cluster.cores]
-            if len(wide) > 1:
-                model.add_no_overlap(wide)
     return placed
