@@ -1,14 +1,16 @@
 """Growing the certified corpus along the frontier lines.
 
     python -m schedbench.bench.corpus_grow --family campaign [--steps 8] [--seeds 10]
-        [--time-limit 10] [--workers 2 | --cluster ADDRESS]
+        [--line NAME] [--first-step 0] [--time-limit 10] [--workers 2 | --cluster ADDRESS]
     python -m schedbench.bench.corpus_grow --open 24 [--family mosp] [--workers 2]
     python -m schedbench.bench.corpus_grow --summary docs/results/corpus.md
 
 The instances are the frontier benchmark's (``bench/frontiers.toml``): for
 each line of the family that runs the default models (no ``options``), the
 first ``--steps`` steps and ``--seeds`` seeds of each, so the corpus spreads
-over the sizes the frontier table says the backends prove. Lines of one
+over the sizes the frontier table says the backends prove (``--line``: only
+the stream of that line; ``--first-step``: from that step on, to add seeds
+just beyond the frontier without rewriting the smaller steps). Lines of one
 generator and parameters share their instances; each file is written once
 under ``instances/corpus/<family>/`` with the generator call that remakes
 it (``meta.corpus``), then ``certify`` solves it for the objectives of
@@ -48,14 +50,15 @@ GROW_LIMIT = 10.0
 
 def streams(family: str) -> dict[tuple[str, str], dict]:
     """The family's default-model lines grouped by (generator, parameters):
-    one stream of instances each, with the objectives of its lines."""
+    one stream of instances each, with the objectives and names of its lines."""
     out: dict[tuple[str, str], dict] = {}
     for line in lines():
         if "options" in line or instance(line, 0, 0).family != family:
             continue
         key = (line["generator"], json.dumps([line["params"], line["grow"], line["steps"]], sort_keys=True))
-        stream = out.setdefault(key, {**line, "objectives": []})
+        stream = out.setdefault(key, {**line, "objectives": [], "lines": []})
         stream["objectives"].append(line["objective"])
+        stream["lines"].append(line["name"])
     return out
 
 
@@ -68,10 +71,11 @@ def file_name(line: dict, step: int, seed: int) -> str:
     return f"{line['generator']}-{digest}-{line['grow']}{shown}-s{seed}.json"
 
 
-def write_stream(line: dict, steps: int, seeds: int, folder: Path) -> list[Path]:
-    """The stream's instances as corpus files (the frontier's seeds: 1000 x step + i)."""
+def write_stream(line: dict, steps: int, seeds: int, folder: Path, first_step: int = 0) -> list[Path]:
+    """The stream's instances of steps ``first_step`` to ``steps`` - 1 as
+    corpus files (the frontier's seeds: 1000 x step + i)."""
     paths = []
-    for step in range(min(steps, len(line["steps"]))):
+    for step in range(first_step, min(steps, len(line["steps"]))):
         for index in range(seeds):
             path = folder / file_name(line, step, seed_at(step, index))
             if not path.exists():
@@ -147,6 +151,8 @@ def main() -> None:
     mode.add_argument("--summary", type=Path, help="only write the corpus summary table (Markdown) to this file")
     parser.add_argument("--steps", type=int, default=8, help="the first STEPS steps of each line (--family)")
     parser.add_argument("--seeds", type=int, default=10, help="instances per step (--family)")
+    parser.add_argument("--line", help="only the stream of this frontier line (--family)")
+    parser.add_argument("--first-step", type=int, default=0, help="grow from this step on (--family)")
     parser.add_argument("--time-limit", type=float, help=f"seconds per backend per pair (default {GROW_LIMIT:g}; "
                                                         f"with --open {OPEN_AFTER:g}, at least that)")
     parser.add_argument("--workers", type=int, default=2)
@@ -177,8 +183,15 @@ def main() -> None:
         found = streams(args.family)
         if not found:
             raise UserInputError("--family", f"no line of bench/frontiers.toml draws {args.family!r} instances")
+        if args.line is not None:
+            found = {key: stream for key, stream in found.items() if args.line in stream["lines"]}
+            if not found:
+                named = ", ".join(name for stream in streams(args.family).values() for name in stream["lines"])
+                raise UserInputError("--line", f"no {args.family} stream is {args.line!r} (they are: {named})")
+        if args.first_step < 0:
+            raise UserInputError("--first-step", f"must be >= 0, got {args.first_step}")
         for line in found.values():
-            paths = write_stream(line, args.steps, args.seeds, corpus_dir() / args.family)
+            paths = write_stream(line, args.steps, args.seeds, corpus_dir() / args.family, args.first_step)
             report = certify(paths, line["objectives"], GROW_LIMIT if args.time_limit is None else args.time_limit,
                              default_table(), workers=args.workers, cluster=args.cluster, again=False)
             for refused in report.refused:

@@ -321,6 +321,7 @@ def test_growing_the_corpus_writes_files_that_remake_themselves_and_certifies_th
         assert instance_to_json(makers[recipe["generator"]](**recipe["params"]))["jobs"] == \
             instance_to_json(load_instance(path))["jobs"]
     assert write_stream(line, steps=2, seeds=2, folder=tmp_path / "corpus" / "pcmax") == paths  # nothing rewritten
+    assert write_stream(line, steps=2, seeds=2, folder=tmp_path / "corpus" / "pcmax", first_step=1) == paths[2:]
     report = certify(paths, line["objectives"], 5, tmp_path / "corpus" / "known_values.csv")
     assert not report.refused and all(new is not None and new.status == "opt" for _, new, _, _ in report.changes)
 
@@ -344,7 +345,9 @@ def test_certify_reports_an_entry_that_only_resisted_longer_as_unchanged(tmp_pat
 @pytest.mark.parametrize("argv, field", [(["--open", "1", "--family", "nosuch"], "--family"),
                                          (["--summary", "x.md", "--family", "mosp"], "--summary"),
                                          ([], "one of --family"),
-                                         (["--family", "nosuch"], "--family")])
+                                         (["--family", "nosuch"], "--family"),
+                                         (["--family", "dssp", "--line", "mosp cmax"], "--line"),
+                                         (["--family", "dssp", "--first-step", "-1"], "--first-step")])
 def test_corpus_grow_rejects_bad_options_by_name(argv, field, monkeypatch, capsys):
     from schedbench.bench import corpus_grow
 
