@@ -2,7 +2,7 @@
 
     python -m schedbench.bench.corpus_grow --family campaign [--steps 8] [--seeds 10]
         [--line NAME] [--first-step 0] [--time-limit 10] [--workers 2 | --cluster ADDRESS]
-    python -m schedbench.bench.corpus_grow --open 24 [--family mosp] [--workers 2]
+    python -m schedbench.bench.corpus_grow --open 24 [--family mosp ...] [--workers 2]
     python -m schedbench.bench.corpus_grow --summary docs/results/corpus.md
 
 The instances are the frontier benchmark's (``bench/frontiers.toml``): for
@@ -21,7 +21,7 @@ on two cores, as the frontier measures).
 
 ``--open N`` tries N unsettled entries again at ``OPEN_AFTER`` (600) s per
 backend: those with the largest relative gap between value and bound, taken
-in turn from each family (or from ``--family`` alone), that have not had
+in turn from each family (or from the ``--family`` ones), that have not had
 that long yet. What resists is
 an open instance, a challenge just beyond the frontier (value and bound
 recorded); what is proven joins the certified ones.
@@ -31,6 +31,7 @@ import argparse
 import hashlib
 import json
 import sys
+from collections.abc import Collection
 from fractions import Fraction
 from itertools import chain, zip_longest
 from pathlib import Path
@@ -89,14 +90,14 @@ def write_stream(line: dict, steps: int, seeds: int, folder: Path, first_step: i
     return paths
 
 
-def open_candidates(count: int, time_limit: float = OPEN_AFTER, family: str | None = None) -> list[Entry]:
+def open_candidates(count: int, time_limit: float = OPEN_AFTER, chosen: Collection[str] | None = None) -> list[Entry]:
     """The ``count`` entries with a gap not yet tried for ``time_limit``
     seconds, the largest relative gap first (no value or bound: the
     largest), taken in turn from each family so that every family with
-    one gets its share (from ``family`` only, if given)."""
+    one gets its share (from the ``chosen`` families only, if given)."""
     per_family: dict[str, list[Entry]] = {}
     for entry in read_table(default_table()).values():
-        if has_gap(entry) and entry.time_limit < time_limit and family in (None, entry.family):
+        if has_gap(entry) and entry.time_limit < time_limit and (chosen is None or entry.family in chosen):
             per_family.setdefault(entry.family, []).append(entry)
     for entries in per_family.values():
         entries.sort(key=lambda e: (-_gap(e), e.instance, e.objective))
@@ -111,9 +112,10 @@ def _gap(entry: Entry) -> Fraction:
     return abs(entry.value - entry.bound) / max(abs(entry.value), abs(entry.bound), Fraction(1))
 
 
-def try_open(count: int, time_limit: float, workers: int, cluster: str | None, family: str | None) -> None:
+def try_open(count: int, time_limit: float, workers: int, cluster: str | None,
+             families_: Collection[str] | None) -> None:
     """Solve ``open_candidates`` again at ``time_limit`` s per backend, in their order."""
-    chosen = open_candidates(count, time_limit, family)
+    chosen = open_candidates(count, time_limit, families_)
     paths = list(dict.fromkeys(default_table().parent / e.instance for e in chosen))
     report = certify(paths, (), time_limit, default_table(), workers=workers, cluster=cluster, again=False,
                      only={e.key for e in chosen})
@@ -145,7 +147,8 @@ def summary() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--family", help="grow this family along its frontier lines (with --open: try its entries only)")
+    parser.add_argument("--family", action="append",
+                        help="grow this family along its frontier lines (with --open: try its entries only; repeatable)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--open", type=int, metavar="N", help=f"try N entries with a gap at {OPEN_AFTER:g} s (see above)")
     mode.add_argument("--summary", type=Path, help="only write the corpus summary table (Markdown) to this file")
@@ -174,32 +177,36 @@ def main() -> None:
         if limit < OPEN_AFTER:
             parser.error(f"--time-limit: an open instance resists {OPEN_AFTER:g} s per backend; got {limit:g}")
         known = sorted(folder.name for folder in corpus_dir().iterdir() if folder.is_dir())
-        if args.family is not None and args.family not in known:
-            parser.error(f"--family: the corpus has {', '.join(known)}, not {args.family!r}")
+        for name in args.family or ():
+            if name not in known:
+                parser.error(f"--family: the corpus has {', '.join(known)}, not {name!r}")
         try_open(args.open, limit, args.workers, args.cluster, args.family)
         print(f"open: {sum(map(is_open, read_table(default_table()).values()))} instances")
         return
+    if len(args.family) > 1:
+        parser.error(f"--family: grow one family at a time, got {', '.join(args.family)}")
+    (family,) = args.family
     try:
-        found = streams(args.family)
+        found = streams(family)
         if not found:
-            raise UserInputError("--family", f"no line of bench/frontiers.toml draws {args.family!r} instances")
+            raise UserInputError("--family", f"no line of bench/frontiers.toml draws {family!r} instances")
         if args.line is not None:
             found = {key: stream for key, stream in found.items() if args.line in stream["lines"]}
             if not found:
-                named = ", ".join(name for stream in streams(args.family).values() for name in stream["lines"])
-                raise UserInputError("--line", f"no {args.family} stream is {args.line!r} (they are: {named})")
+                named = ", ".join(name for stream in streams(family).values() for name in stream["lines"])
+                raise UserInputError("--line", f"no {family} stream is {args.line!r} (they are: {named})")
         if args.first_step < 0:
             raise UserInputError("--first-step", f"must be >= 0, got {args.first_step}")
         for line in found.values():
-            paths = write_stream(line, args.steps, args.seeds, corpus_dir() / args.family, args.first_step)
+            paths = write_stream(line, args.steps, args.seeds, corpus_dir() / family, args.first_step)
             report = certify(paths, line["objectives"], GROW_LIMIT if args.time_limit is None else args.time_limit,
                              default_table(), workers=args.workers, cluster=args.cluster, again=False)
             for refused in report.refused:
                 print(f"refused {refused}", file=sys.stderr)
     except UserInputError as exc:
         parser.error(str(exc))
-    counts = status_counts(read_table(default_table())).get(args.family, {})
-    print(f"{args.family}: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
+    counts = status_counts(read_table(default_table())).get(family, {})
+    print(f"{family}: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
 
 
 if __name__ == "__main__":

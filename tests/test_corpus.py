@@ -255,7 +255,7 @@ def test_open_candidates_take_the_largest_gaps_from_every_family(tmp_path, monke
     assert chosen == ["campaign/5.json", "mosp/1.json", "campaign/1.json", "mosp/0.json", "campaign/0.json"]
     assert [e.instance for e in corpus_grow.open_candidates(4, 2 * OPEN_AFTER)] == [
         "campaign/5.json", "mosp/2.json", "campaign/2.json", "mosp/1.json"]  # a longer try takes the open ones again
-    assert [e.instance for e in corpus_grow.open_candidates(5, family="mosp")] == ["mosp/1.json", "mosp/0.json"]
+    assert [e.instance for e in corpus_grow.open_candidates(5, chosen=["mosp"])] == ["mosp/1.json", "mosp/0.json"]
 
 
 def test_one_proof_equal_to_the_cheap_bound_certifies():
@@ -347,7 +347,8 @@ def test_certify_reports_an_entry_that_only_resisted_longer_as_unchanged(tmp_pat
                                          ([], "one of --family"),
                                          (["--family", "nosuch"], "--family"),
                                          (["--family", "dssp", "--line", "mosp cmax"], "--line"),
-                                         (["--family", "dssp", "--first-step", "-1"], "--first-step")])
+                                         (["--family", "dssp", "--first-step", "-1"], "--first-step"),
+                                         (["--family", "dssp", "--family", "mosp"], "--family")])
 def test_corpus_grow_rejects_bad_options_by_name(argv, field, monkeypatch, capsys):
     from schedbench.bench import corpus_grow
 
