@@ -12,11 +12,6 @@ float scale factor ever enters, and the answer is exact:
 - an infeasible answer proves OPT > r, so OPT >= the smallest candidate above r.
 
 It stops when no candidate lies in [lower, upper): then upper is optimal.
-A question gets at most ``QUESTION_SHARE`` of the search time left: a
-target near the optimum can be hard to decide while those above it are
-easy, so one unanswered question must not spend the whole search. After
-one, the search asks above it (a schedule found there still lowers the
-upper end, a refutation still raises the lower one).
 """
 
 import time
@@ -28,9 +23,6 @@ from math import ceil, floor
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL
 from schedbench.solvers import backend
 from schedbench.solvers.certificate import FORMULA, SEARCH_SHARE, confirm, other_methods
-
-#: Share of the search time left that one question may take.
-QUESTION_SHARE = 0.5
 
 #: ask(model module, limits, seconds) -> (status, schedule or None): "N_k <= limits[k] for every k?";
 #: status FORMULA when the limits leave a start window empty (no model asked).
@@ -74,13 +66,12 @@ def minimize_max_ratio(denominators: Sequence[Fraction], lower: Fraction, lower_
         return [floor(target * d) for d in denominators]
 
     certified, claimed, refuted, questions = lower, lower, None, 0
-    asked_from = lower  # the least target worth asking: past refutations and unanswered questions
-    while (left := search_end - time.monotonic()) > 0:
+    while time.monotonic() < search_end:
         below = largest_candidate_below(upper, denominators)
-        if upper <= claimed or below < asked_from:
+        if upper <= claimed or below < claimed:
             break
-        target = (asked_from + below) / 2
-        status, found = ask(model, limits(target), QUESTION_SHARE * left)
+        target = (claimed + below) / 2
+        status, found = ask(model, limits(target), search_end - time.monotonic())
         questions += 1
         if found is not None:
             value = value_of(found)
@@ -89,11 +80,10 @@ def minimize_max_ratio(denominators: Sequence[Fraction], lower: Fraction, lower_
             upper, schedule = value, found
         elif status in (INFEASIBLE, FORMULA):
             claimed, refuted = smallest_candidate_above(target, denominators), target
-            asked_from = max(asked_from, claimed)
             if status == FORMULA:  # a checkable refutation: certified as it stands
                 certified, lower_proof = claimed, ("windows",)
-        else:  # undecided in its time: ask above it
-            asked_from = smallest_candidate_above(target, denominators)
+        else:
+            break
     proof, details = lower_proof, {}
     below = largest_candidate_below(upper, denominators)
     if claimed > certified and below >= certified:
