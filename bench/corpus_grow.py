@@ -152,10 +152,11 @@ def main() -> None:
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--open", type=int, metavar="N", help=f"try N entries with a gap at {OPEN_AFTER:g} s (see above)")
     mode.add_argument("--summary", type=Path, help="only write the corpus summary table (Markdown) to this file")
-    parser.add_argument("--steps", type=int, default=8, help="the first STEPS steps of each line (--family)")
-    parser.add_argument("--seeds", type=int, default=10, help="instances per step (--family)")
-    parser.add_argument("--line", help="only the stream of this frontier line (--family)")
-    parser.add_argument("--first-step", type=int, default=0, help="grow from this step on (--family)")
+    growth = {"--steps": 8, "--seeds": 10, "--line": None, "--first-step": 0}  # growing only: their defaults
+    parser.add_argument("--steps", type=int, help="the first STEPS steps of each line (growing; default 8)")
+    parser.add_argument("--seeds", type=int, help="instances per step (growing; default 10)")
+    parser.add_argument("--line", help="only the stream of this frontier line (growing)")
+    parser.add_argument("--first-step", type=int, help="grow from this step on (growing; default 0)")
     parser.add_argument("--time-limit", type=float, help=f"seconds per backend per pair (default {GROW_LIMIT:g}; "
                                                         f"with --open {OPEN_AFTER:g}, at least that)")
     parser.add_argument("--workers", type=int, default=2)
@@ -165,6 +166,12 @@ def main() -> None:
         parser.error("one of --family, --open and --summary is required")
     if args.summary and args.family:
         parser.error("--summary covers every family: drop --family")
+    for option, default in growth.items():
+        name = option[2:].replace("-", "_")
+        if getattr(args, name) is None:
+            setattr(args, name, default)
+        elif args.open is not None or args.summary:
+            parser.error(f"{option}: only when growing a family (--family without --open or --summary)")
     if args.summary:
         write_generated(args.summary, "python -m schedbench.bench.corpus_grow --summary docs/results/corpus.md",
                         summary())
@@ -195,8 +202,9 @@ def main() -> None:
             if not found:
                 named = ", ".join(name for stream in streams(family).values() for name in stream["lines"])
                 raise UserInputError("--line", f"no {family} stream is {args.line!r} (they are: {named})")
-        if args.first_step < 0:
-            raise UserInputError("--first-step", f"must be >= 0, got {args.first_step}")
+        if not 0 <= args.first_step < args.steps:
+            raise UserInputError("--first-step", f"must be >= 0 and below --steps ({args.steps}), "
+                                                 f"got {args.first_step}")
         for line in found.values():
             paths = write_stream(line, args.steps, args.seeds, corpus_dir() / family, args.first_step)
             report = certify(paths, line["objectives"], GROW_LIMIT if args.time_limit is None else args.time_limit,

@@ -15,7 +15,7 @@ with at least 90% proven, backends side by side. Every schedule is
 validated, and two backends that both prove an instance must agree (a
 disagreement is printed and counted). Resumable with ``--results``: a
 rerun with the same ``--time-limit`` reuses every finished solve (of seeds
-of the run's seed range; a run of some ``--line`` keeps the others' rows).
+up to the run's last seed; a run of some ``--line`` keeps the others' rows).
 Choices of model and parameters are made on training seeds
 (``--first-seed 10``), apart from the table's 0 to 9.
 """
@@ -86,14 +86,15 @@ def run(chosen: list[dict], count: int, limit: float, workers: int, results: Pat
     """Every line grown by each of its backends until that one gives up, on
     seeds ``first_seed`` to ``first_seed + count - 1`` of each step.
     Rows of earlier runs with the same time limit are reused; the results
-    file keeps those of ``kept`` (default: the chosen lines) of these seeds,
-    so a run of one line does not drop the others'."""
+    file keeps those of ``kept`` (default: the chosen lines) of every seed
+    up to the run's last, so a run of one line does not drop the others',
+    nor a training run (``first_seed`` 10) the table's seeds 0 to 9."""
     seeds = range(first_seed, first_seed + count)
     wanted = {(line["name"], step, seed, backend, limit) for line in kept or chosen for backend in _backends(line)
-              for step in range(len(line["steps"])) for seed in seeds}
+              for step in range(len(line["steps"])) for seed in range(first_seed + count)}
     rows = resume(results, wanted, key=_key)
     names = {line["name"] for line in chosen}
-    done = {_cell(row): row for row in rows if row["line"] in names}
+    done = {_cell(row): row for row in rows if row["line"] in names and row["seed"] in seeds}
     with Pool(workers) as pool:
         for line in chosen:
             for backend in _backends(line):

@@ -140,11 +140,12 @@ def test_frontier_grows_until_half_fail_and_resumes(tmp_path, monkeypatch):
     frontier.run([other], 3, 1.0, 1, results, kept=[line, other])
     calls.clear()
     assert len(frontier.run([line], 3, 1.0, 1, results)) == len(rows) and calls == []
-    frontier.run([line], 3, 2.0, 1, results)  # another time limit: solved again
-    assert len(calls) == len(rows)
-    calls.clear()
     training = frontier.run([line], 3, 1.0, 1, results, first_seed=10)  # training seeds: solved, apart
     assert {seed for _, seed, _ in calls} == {10, 11, 12} and {r["seed"] for r in training} == {10, 11, 12}
+    calls.clear()
+    assert len(frontier.run([line], 3, 1.0, 1, results)) == len(rows) and calls == []  # the table's rows kept
+    frontier.run([line], 3, 2.0, 1, results)  # another time limit: solved again
+    assert len(calls) == len(rows)
     assert frontier.disagreements(rows) == []
     wrong = [dict(r, value="8", bound="8") if r["backend"] == "milp" and r["step"] == 0 and r["seed"] == 1 else r
              for r in rows]

@@ -348,6 +348,9 @@ def test_certify_reports_an_entry_that_only_resisted_longer_as_unchanged(tmp_pat
                                          (["--family", "nosuch"], "--family"),
                                          (["--family", "dssp", "--line", "mosp cmax"], "--line"),
                                          (["--family", "dssp", "--first-step", "-1"], "--first-step"),
+                                         (["--family", "dssp", "--first-step", "8", "--steps", "8"], "--first-step"),
+                                         (["--open", "3", "--line", "dssp reward"], "--line"),
+                                         (["--summary", "x.md", "--seeds", "3"], "--seeds"),
                                          (["--family", "dssp", "--family", "mosp"], "--family")])
 def test_corpus_grow_rejects_bad_options_by_name(argv, field, monkeypatch, capsys):
     from schedbench.bench import corpus_grow

@@ -144,16 +144,26 @@ def test_cpsat_and_milp_agree_and_meet_the_bounds():
     assert by_model >= 20
 
 
-def test_the_knapsack_selection_scheduled_exactly_meets_the_bound():
+def test_the_knapsack_selection_scheduled_exactly_meets_the_bound(monkeypatch):
     """Every list scheduler leaves a unit of the knapsack selection undone
     here (work 24 = P D, heuristics earn at most 21); the model schedules
-    the selection alone to the knapsack bound, optimal by that bound."""
-    inst = DsspInstance(3, 8, (Job(12, ((5, 1, 4), (1,), (1,))), Job(9, ((2, 4, 3),)), Job(3, ((2, 1),))))
+    the selection alone (the first job, too long for D, left out) to the
+    knapsack bound, optimal by that bound, or by the LP floor where the
+    DP table would not fit."""
+    import schedbench.solvers.dssp as dssp_solver
+
+    inst = DsspInstance(3, 8, (Job(9, ((9,),)), Job(12, ((5, 1, 4), (1,), (1,))), Job(9, ((2, 4, 3),)),
+                               Job(3, ((2, 1),))))
     assert max(reward(inst, run(inst)) for run in HEURISTICS.values()) == 21 and knapsack_bound(inst) == 24
     for solver in ("cpsat", "milp"):
         result = solve(inst, None, solver, 10)
         assert (result.status, result.objective, result.method) == (OPTIMAL, 24, "selection"), solver
         assert validate(inst, result.schedule) == [] and result.proof == ("knapsack-bound",)
+        assert result.schedule.start[0] is None and completed_jobs(inst, result.schedule) == [1, 2, 3]
+    monkeypatch.setattr(dssp_solver, "dp_fits", lambda *args, **kw: False)
+    result = solve(inst, None, "cpsat", 10)
+    assert (result.status, result.objective, result.method, result.proof) == (OPTIMAL, 24, "selection",
+                                                                               ("lp-dantzig",))
 
 
 def test_example_optimum_and_command(tmp_path):
