@@ -113,9 +113,9 @@ def _gap(entry: Entry) -> Fraction:
 
 
 def try_open(count: int, time_limit: float, workers: int, cluster: str | None,
-             families_: Collection[str] | None) -> None:
+             only_families: Collection[str] | None) -> None:
     """Solve ``open_candidates`` again at ``time_limit`` s per backend, in their order."""
-    chosen = open_candidates(count, time_limit, families_)
+    chosen = open_candidates(count, time_limit, only_families)
     paths = list(dict.fromkeys(default_table().parent / e.instance for e in chosen))
     report = certify(paths, (), time_limit, default_table(), workers=workers, cluster=cluster, again=False,
                      only={e.key for e in chosen})
