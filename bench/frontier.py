@@ -181,9 +181,9 @@ def main() -> None:
     if unknown:
         parser.error(f"--line: unknown {sorted(unknown)} (known: {', '.join(line['name'] for line in every)})")
     chosen = [line for line in every if not args.line or line["name"] in args.line]
-    began = time.perf_counter()
     if args.first_seed < 0:
         parser.error(f"--first-seed: must be >= 0, got {args.first_seed}")
+    began = time.perf_counter()
     rows = run(chosen, args.instances, args.time_limit, args.workers, args.results, kept=every,
                first_seed=args.first_seed)
     wrong = disagreements(rows)

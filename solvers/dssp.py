@@ -72,8 +72,8 @@ def solve(instance, objective: str, solver: str, time_limit: float, trust_bound:
         return Result(OPTIMAL, Fraction(value), Fraction(value), best, solver, "bounds",
                       time.monotonic() - began, details, proof)
     packed = scheduled_selection(instance, fullest, solver, SELECTION_SHARE * time_limit) if trust_bound else None
-    if packed is not None and reward(instance, packed) > value:
-        best, value = packed, reward(instance, packed)
+    if packed is not None and (earned := reward(instance, packed)) > value:
+        best, value = packed, earned
         if value >= certified:
             return Result(OPTIMAL, Fraction(value), Fraction(value), best, solver, "selection",
                           time.monotonic() - began, details, proof)

@@ -170,3 +170,13 @@ def test_experiment_timing_estimates_the_full_run_from_its_batches():
     text = table(Path("bench/experiments/x.toml"), 50, 2, batches)
     assert "| 17/50 | 400 | 18.0 | 22.2 | 1 error, 399 feasible | 2 |" in text
     assert "50 x the mean batch (24.0 s): **20.0 minutes**" in text
+
+
+@pytest.mark.parametrize("argv, field", [(["--first-seed", "-1"], "--first-seed"), (["--line", "nosuch"], "--line")])
+def test_frontier_rejects_bad_options_by_name(argv, field, monkeypatch, capsys):
+    from schedbench.bench import frontier
+
+    monkeypatch.setattr("sys.argv", ["frontier", *argv])
+    with pytest.raises(SystemExit) as stopped:
+        frontier.main()
+    assert stopped.value.code == 2 and field in capsys.readouterr().err
