@@ -19,6 +19,7 @@ from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
 from schedbench.schedule import Schedule
 from schedbench.solvers import backend
 from schedbench.solvers.certificate import SEARCH_SHARE, confirm, other_methods, nested_unconfirmed
+from schedbench.solvers.mosp_local_search import improve
 from schedbench.solvers.pcmax import PcmaxSolution, derived_cache, pcmax_optima, pcmax_optimum
 
 
@@ -26,6 +27,9 @@ BACKENDS = ("cpsat", "milp", "portfolio")  # portfolio: unconstrained-makespan (
 #: The strongest measured: CP-SAT proves 71 of 72 grid instances within 10 s,
 #: the MILP 63 (bench/mosp_solvers.py).
 DEFAULT_SOLVER = "cpsat"
+#: The local search's share of the limit on selfish instances, at most (it
+#: mostly stops within a second: at the bound, or out of patience).
+LOCAL_SEARCH_SHARE = 0.2
 
 
 def local_references(instance, time_limit: float) -> tuple[int, ...]:
@@ -192,11 +196,14 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     bound (LB, or the relaxation's) and the incumbent's makespan: C, C + 1,
     ... is decided with the makespan capped at C (a tight cap shrinks every
     start window, so refutations are quick), and the first feasible C is
-    optimal. CP-SAT gives the first cap (the certified bound, feasible
-    whenever the bound is tight, and then the only way to a proof without a
-    refutation) a quarter of the time and each further cap a tenth; when one
-    stays undecided it minimises over the whole gap instead, which its own
-    search crosses faster when the gap is wide (selfishness, sum_ci).
+    optimal. On selfish instances a local search first brings the incumbent
+    down, often to the bound (``solvers.mosp_local_search``). CP-SAT gives
+    the first cap (the certified bound, feasible whenever the bound is
+    tight, and then the only way to a proof without a refutation) a quarter
+    of the time and each further cap a tenth, the last cap left all the
+    time there is (the MILP gives every cap all of it); when a cap stays
+    undecided with others left, it minimises over the whole gap instead,
+    which its own search crosses faster when the gap is wide.
 
     The search's refutations are claims: the last one (the cap just below
     the answer) is asked again by an independent method before the answer
@@ -220,19 +227,17 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     relaxed, relaxed_schedule = relaxation(spec, time_limit / 4)
     best = incumbent(spec, (relaxed_schedule,), time_limit / 8)
     details.update(nested_unconfirmed([relaxed]))
-    upper = spec.horizon if best is None else makespan(instance, best) - 1  # the caps left to decide
     formula = spec.lower_bound()
     certified, proof = (formula, ("LB",)) if formula >= relaxed.bound else (relaxed.bound, relaxed.proof)
+    if instance.selfish and best is not None:
+        best = improve(spec, best, certified, began + LOCAL_SEARCH_SHARE * time_limit)
+    upper = spec.horizon if best is None else makespan(instance, best) - 1  # the caps left to decide
     method = "bounds" if certified > upper else "model"
     search_end = began + SEARCH_SHARE * time_limit
     per_cap = (time_limit / 4, time_limit / 10) if solver == "cpsat" else (time_limit, time_limit)
     claimed, schedule, settled = _increasing_caps(spec, decide, certified, upper, search_end, best, *per_cap)
-    if not settled and solver == "cpsat" and time.monotonic() < search_end:  # the MILP's cap had all the time
-        if claimed < upper:
-            claimed, schedule = _minimise(spec, decide, claimed, upper, search_end, schedule)
-        else:
-            claimed, schedule, _ = _increasing_caps(spec, decide, claimed, upper, search_end, schedule, time_limit,
-                                                    time_limit)
+    if not settled and solver == "cpsat" and claimed < upper and time.monotonic() < search_end:
+        claimed, schedule = _minimise(spec, decide, claimed, upper, search_end, schedule)
     value = None if schedule is None else makespan(instance, schedule)
     target = upper if value is None else value - 1  # the cap whose refutation makes the answer
     if claimed > certified and min(claimed - 1, target) >= certified:
@@ -270,13 +275,15 @@ def _minimise(spec, decide, lower: int, upper: int, deadline: float, best):
 
 def _increasing_caps(spec, decide, lower: int, upper: int, deadline: float, best, first_cap: float, per_cap: float):
     """C = lower, lower + 1, ... decided in turn, the first within
-    ``first_cap`` seconds and each further one within ``per_cap``: the first
-    feasible C is optimal if every refutation holds.
+    ``first_cap`` seconds and each further one within ``per_cap``, the last
+    one left (``upper``) within all the time there is: the first feasible C
+    is optimal if every refutation holds.
     Returns (claimed lower bound, best schedule, settled), unsettled when a
     cap was left undecided."""
     budget = first_cap
     while lower <= upper and time.monotonic() < deadline:
-        outcome = decide(spec, lower, min(budget, deadline - time.monotonic()))
+        left = deadline - time.monotonic()
+        outcome = decide(spec, lower, left if lower == upper else min(budget, left))
         budget = per_cap
         if outcome.status == INFEASIBLE:
             lower += 1
