@@ -77,6 +77,7 @@ class PlacementSearch:
         self.ranked = [j for k in range(inst.n_organizations) for j in spec.prefix_order(k)]
         self.machines_of = [list(inst.machine_slice(k)) for k in range(inst.n_organizations)]
         self.cmax = inst.local_objective == "cmax"
+        self.latest = [spec.latest_completion(j) for j in range(len(inst.lengths))] if self.cmax else None
 
     def schedule(self, machine: Sequence[int]) -> Schedule:
         """The schedule the placements imply (module docstring)."""
@@ -84,7 +85,7 @@ class PlacementSearch:
 
     def _starts(self, machine: Sequence[int]) -> tuple[list[int], list[int], list[list[int]], list[int]]:
         """Starts, each machine's load and jobs, and each organization's least prefix."""
-        lengths, owner, home, refs = self.lengths, self.owner, self.home, self.references
+        lengths, owner, home = self.lengths, self.owner, self.home
         on: list[list[int]] = [[] for _ in home]
         for j in self.ranked:
             on[machine[j]].append(j)
@@ -98,7 +99,7 @@ class PlacementSearch:
 
         def due(j: int) -> tuple:
             latest = least[owner[j]] + lengths[j]
-            return min(latest, refs[owner[j]]) if self.cmax else latest, lengths[j], j
+            return min(latest, self.latest[j]) if self.cmax else latest, lengths[j], j
 
         for q, jobs in enumerate(on):
             for j in sorted((j for j in jobs if owner[j] != home[q]), key=due):
