@@ -17,6 +17,8 @@ CASES = [  # (generator and parameters, objective)
     (["mosp-small", "--organizations", "[8,8]", "--jobs", "[6,7]", "--length", "[1,9]", "--selfish"], None),
     (["mosp-small", "--organizations", "[10,10]", "--jobs", "[5,6]", "--length", "[1,20]",
       "--local-objective", "sum_ci"], None),
+    (["mosp-small", "--organizations", "[8,8]", "--jobs", "[12,14]", "--length", "[1,9]", "--selfish",
+      "--local-objective", "sum_ci"], None),  # the local search, then the caps
     (["small", "--users", "[4,4]", "--campaigns", "[3,3]", "--jobs", "[5,5]", "--length", "[1,30]",
       "--machines", "[3,3]"], "max-user-stretch"),
     (["small", "--users", "[4,4]", "--campaigns", "[3,3]", "--jobs", "[5,5]", "--length", "[1,30]",
