@@ -124,7 +124,7 @@ class PlacementSearch:
                 score += late
                 blamed.add(j)
             if self.cmax:
-                over = s + lengths[j] - refs[k]
+                over = s + lengths[j] - self.latest[j]
                 if over > 0:
                     score += over
                     blamed.add(j)
