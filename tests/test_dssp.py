@@ -157,13 +157,30 @@ def test_the_knapsack_selection_scheduled_exactly_meets_the_bound(monkeypatch):
     assert max(reward(inst, run(inst)) for run in HEURISTICS.values()) == 21 and knapsack_bound(inst) == 24
     for solver in ("cpsat", "milp"):
         result = solve(inst, None, solver, 10)
-        assert (result.status, result.objective, result.method) == (OPTIMAL, 24, "selection"), solver
+        assert (result.status, result.objective, result.method) == (OPTIMAL, 24, "kernel-search"), solver
         assert validate(inst, result.schedule) == [] and result.proof == ("knapsack-bound",)
         assert result.schedule.start[0] is None and completed_jobs(inst, result.schedule) == [1, 2, 3]
     monkeypatch.setattr(dssp_solver, "dp_fits", lambda *args, **kw: False)
     result = solve(inst, None, "cpsat", 10)
-    assert (result.status, result.objective, result.method, result.proof) == (OPTIMAL, 24, "selection",
+    assert (result.status, result.objective, result.method, result.proof) == (OPTIMAL, 24, "kernel-search",
                                                                                ("lp-dantzig",))
+
+
+def test_the_kernel_search_packs_another_set_where_the_selection_cannot():
+    """The knapsack selection (jobs 1-3: tasks 3, 4, 4, 2, 4, 2, 1, work
+    20 = P D) cannot pack into 4 processors of 5 without idling (three 4s,
+    one 1); the heuristics earn 17. The next bucket of the kernel search
+    brings jobs whose tasks pack exactly (5 | 5 | 3 + 2 | 4 + 1): optimal by
+    the knapsack bound, on both backends."""
+    inst = DsspInstance(4, 5, (Job(5, ((5,),)), Job(11, ((3, 4, 4),)), Job(6, ((2, 4),)), Job(3, ((2, 1),)),
+                               Job(8, ((3, 5),)), Job(4, ((4,),))))
+    assert select(inst, Fraction(1)) == [1, 2, 3] and knapsack_bound(inst) == 20
+    assert max(reward(inst, run(inst)) for run in HEURISTICS.values()) == 17
+    for solver in ("cpsat", "milp"):
+        result = solve(inst, None, solver, 10)
+        assert (result.status, result.objective, result.method) == (OPTIMAL, 20, "kernel-search"), solver
+        assert validate(inst, result.schedule) == [] and result.proof == ("knapsack-bound",)
+        assert completed_jobs(inst, result.schedule) != [1, 2, 3]
 
 
 def test_example_optimum_and_command(tmp_path):
