@@ -23,6 +23,7 @@ from math import floor
 
 from schedbench.heuristics.dssp import dispatch, dp_fits, priority_scheduler, selections
 from schedbench.metrics.dssp import candidates, completed_jobs, lp_bound, reward, theorem1_parameter, tuned_parameter
+from schedbench.metrics.knapsack import by_density
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
 from schedbench.schedule import Schedule
 from schedbench.solvers import backend
@@ -127,9 +128,10 @@ def kernel_search(instance, selection: list[int], solver: str, seconds: float) -
     ends = time.monotonic() + seconds
     target = sum(instance.jobs[j].reward for j in selection)
     chosen = set(selection)
-    rest = sorted((j for j in candidates(instance) if j not in chosen),
-                  key=lambda j: (Fraction(-instance.jobs[j].reward, instance.jobs[j].work),
-                                 instance.jobs[j].critical_path, instance.jobs[j].work))
+    others = sorted((j for j in candidates(instance) if j not in chosen),
+                    key=lambda j: (instance.jobs[j].critical_path, instance.jobs[j].work))
+    rest = [others[i] for i in by_density([instance.jobs[j].work for j in others],
+                                          [instance.jobs[j].reward for j in others])]
     kernel, taken, capacity = list(selection), 0, instance.processors * instance.deadline
     for grown in range(KERNEL_BUCKETS + 1):
         if grown:
