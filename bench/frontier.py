@@ -36,6 +36,8 @@ from schedbench.bench.results_log import append_row, resume, write_generated
 LINES = Path(__file__).with_name("frontiers.toml")
 PROVEN_ENOUGH = 0.9   # the frontier: the largest step with this share proven
 GIVE_UP = 0.5         # a backend stops growing below this share
+#: The summary table's header, up to its explanations (``bench.frontier_compare`` finds the table by it).
+SUMMARY_HEADER = "| line | backend | largest mean jobs with >= 90% proven"
 
 
 def lines(path: Path = LINES) -> list[dict]:
@@ -137,8 +139,7 @@ def table(chosen: list[dict], rows: list[dict], count: int) -> str:
     cells: dict[tuple, list[dict]] = {}
     for row in rows:
         cells.setdefault((row["line"], row["backend"], row["step"]), []).append(row)
-    summary = ["| line | backend | largest mean jobs with >= 90% proven (>=: the line's last step) "
-               "| last step measured (mean jobs, proven) |",
+    summary = [f"{SUMMARY_HEADER} (>=: the line's last step) | last step measured (mean jobs, proven) |",
                "|---|---|---:|---|"]
     detail = ["| line | backend | step | mean jobs | mean machines | proven | median s |",
               "|---|---|---:|---:|---:|---:|---:|"]

@@ -13,11 +13,11 @@ that moved (not those no ``--before`` table reports: new lines).
 """
 
 import argparse
+import shlex
 from pathlib import Path
 
+from schedbench.bench.frontier import SUMMARY_HEADER
 from schedbench.bench.results_log import write_generated
-
-SUMMARY_HEADER = "| line | backend | largest mean jobs with >= 90% proven"
 
 
 def summary(path: Path) -> dict[tuple[str, str], tuple[str, str]]:
@@ -28,8 +28,10 @@ def summary(path: Path) -> dict[tuple[str, str], tuple[str, str]]:
     rows = text[text.index(SUMMARY_HEADER):].split("\n\n")[0].splitlines()[2:]
     entries = {}
     for row in rows:
-        line, backend, frontier, last = (cell.strip() for cell in row.strip("|").split("|"))
-        entries[line, backend] = frontier, last
+        cells = [cell.strip() for cell in row.strip("|").split("|")]
+        if len(cells) != 4:
+            raise ValueError(f"{path}: a summary row without its 4 cells: {row!r}")
+        entries[cells[0], cells[1]] = cells[2], cells[3]
     return entries
 
 
@@ -68,9 +70,11 @@ def main() -> None:
         parser.error(str(error))
     print(text, end="")
     if args.out:
-        options = "".join(f" --before {path}" for path in args.before) + f" --after {args.after}"
-        options += "".join(f" --line '{name}'" for name in args.line or ())
-        options += " --changed" * args.changed + (f" --heading '{args.heading}'" if args.heading != "before" else "")
+        options = "".join(f" --before {shlex.quote(str(path))}" for path in args.before)
+        options += f" --after {shlex.quote(str(args.after))}"
+        options += "".join(f" --line {shlex.quote(name)}" for name in args.line or ())
+        options += " --changed" * args.changed
+        options += f" --heading {shlex.quote(args.heading)}" if args.heading != "before" else ""
         write_generated(args.out, f"python -m schedbench.bench.frontier_compare{options} --out FILE", text)
 
 

@@ -182,7 +182,6 @@ def test_frontier_rejects_bad_options_by_name(argv, field, monkeypatch, capsys):
     assert stopped.value.code == 2 and field in capsys.readouterr().err
 
 
-
 def _frontier_table(path, rows):
     """A table as ``bench.frontier --out`` writes it: the summary, then the steps."""
     body = "\n".join(f"| {line} | {backend} | {frontier} | {last} |" for line, backend, frontier, last in rows)

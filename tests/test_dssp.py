@@ -183,6 +183,36 @@ def test_the_kernel_search_packs_another_set_where_the_selection_cannot():
         assert completed_jobs(inst, result.schedule) != [1, 2, 3]
 
 
+def test_the_kernel_grows_by_buckets_in_the_lp_order(monkeypatch):
+    """Kernels asked for, each for the selection's reward 14: the selection,
+    then buckets of >= P D = 8 work from the other candidates by reward per
+    work (job 5, T_inf 5 > D, is none), ties by shorter critical path then
+    work then index: 1 | 6, 7 (density 1) | 10, then 12, 11, 9 (density
+    1/2, critical paths 1, 2, 4) | 8; no more than KERNEL_BUCKETS buckets,
+    and no empty one."""
+    import schedbench.solvers.dssp as dssp_solver
+
+    inst = DsspInstance(2, 4, (Job(6, ((3,),)), Job(5, ((4,),)), Job(4, ((2,),)), Job(3, ((1,), (1,))),
+                               Job(1, ((1,),)), Job(9, ((5,),)), Job(2, ((2,),)), Job(3, ((3,),)), Job(1, ((4,),)),
+                               Job(2, ((4,),)), Job(3, ((2,), (1,))), Job(1, ((2,),)), Job(1, ((1, 1),))))
+    asked = []
+    monkeypatch.setattr(dssp_solver, "_schedule_within", lambda instance, jobs, solver, seconds, at_least:
+                        asked.append((jobs, at_least)))
+    selection = select(inst, Fraction(1))
+    assert selection == [0, 2, 3, 4]
+    assert dssp_solver.kernel_search(inst, selection, "cpsat", 10) is None
+    assert asked == [([0, 2, 3, 4], 14), ([0, 1, 2, 3, 4, 6, 7], 14), ([0, 1, 2, 3, 4, 6, 7, 9, 10, 11, 12], 14),
+                     ([0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12], 14)]
+    asked.clear()
+    monkeypatch.setattr(dssp_solver, "KERNEL_BUCKETS", 1)
+    dssp_solver.kernel_search(inst, selection, "cpsat", 10)
+    assert len(asked) == 2
+    asked.clear()
+    monkeypatch.setattr(dssp_solver, "KERNEL_BUCKETS", 9)  # the candidates run out after three
+    dssp_solver.kernel_search(inst, selection, "cpsat", 10)
+    assert len(asked) == 4
+
+
 def test_example_optimum_and_command(tmp_path):
     path = write_json(tmp_path, "example.json", instance_to_json(EXAMPLE))
     out = run_cli("solve", path, "--json")
