@@ -1,15 +1,16 @@
 """Before and after: two frontier tables side by side, for the docs.
 
     python -m schedbench.bench.frontier_compare --before TABLE [--before TABLE ...] --after TABLE
-        [--line NAME ...] [--changed] [--heading TEXT] [--out docs/results/compare_X.md]
+        [--after TABLE ...] [--line NAME ...] [--changed] [--heading TEXT] [--out docs/results/compare_X.md]
 
 Reads the summaries of tables written by ``bench.frontier --out`` (the
 largest mean size with >= 90% proven and the last step measured, per line
 and backend), so every before/after table in the docs comes from measured
-tables by a command, never typed. Several ``--before`` tables: per line and
-backend the last that reports it wins (the last reported value of each
-entry, whichever run measured it). ``--changed`` keeps only the entries
-that moved (not those no ``--before`` table reports: new lines).
+tables by a command, never typed. Several ``--before`` (or ``--after``)
+tables: per line and backend the last that reports it wins (the last
+reported value of each entry, whichever run measured it; listed newest
+first, the first measurement of each). ``--changed`` keeps only the
+entries that moved (not those no ``--before`` table reports: new lines).
 """
 
 import argparse
@@ -35,16 +36,22 @@ def summary(path: Path) -> dict[tuple[str, str], tuple[str, str]]:
     return entries
 
 
-def compare(before: list[Path], after: Path, names: list[str] | None = None, changed: bool = False,
+def merged(paths: list[Path]) -> dict[tuple[str, str], tuple[str, str]]:
+    """The summaries of ``paths``, the last reporting an entry winning (in first-seen order)."""
+    entries: dict[tuple[str, str], tuple[str, str]] = {}
+    for path in paths:
+        entries.update(summary(path))
+    return entries
+
+
+def compare(before: list[Path], after: list[Path], names: list[str] | None = None, changed: bool = False,
             heading: str = "before") -> str:
     """The Markdown table: per entry of ``after`` (in its order, only
     ``names`` if given), the frontier before, after, and after's last step."""
-    earlier: dict[tuple[str, str], tuple[str, str]] = {}
-    for path in before:
-        earlier.update(summary(path))
+    earlier = merged(before)
     rows = [f"| line | backend | {heading}: largest mean jobs with >= 90% proven | after | after: last step "
             "(mean jobs, proven) |", "|---|---|---:|---:|---|"]
-    for (line, backend), (frontier, last) in summary(after).items():
+    for (line, backend), (frontier, last) in merged(after).items():
         if names and line not in names:
             continue
         old = earlier.get((line, backend), ("-", "-"))[0]
@@ -58,7 +65,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--before", type=Path, action="append", required=True,
                         help="a frontier table (repeatable: the last reporting an entry wins)")
-    parser.add_argument("--after", type=Path, required=True, help="the frontier table measured after")
+    parser.add_argument("--after", type=Path, action="append", required=True,
+                        help="the frontier table measured after (repeatable: the last reporting an entry wins)")
     parser.add_argument("--line", action="append", help="only this line (repeatable; default: every line of --after)")
     parser.add_argument("--changed", action="store_true", help="only the entries that moved")
     parser.add_argument("--heading", default="before", help="the before column's name")
@@ -71,7 +79,7 @@ def main() -> None:
     print(text, end="")
     if args.out:
         options = "".join(f" --before {shlex.quote(str(path))}" for path in args.before)
-        options += f" --after {shlex.quote(str(args.after))}"
+        options += "".join(f" --after {shlex.quote(str(path))}" for path in args.after)
         options += "".join(f" --line {shlex.quote(name)}" for name in args.line or ())
         options += " --changed" * args.changed
         options += f" --heading {shlex.quote(args.heading)}" if args.heading != "before" else ""

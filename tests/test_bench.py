@@ -201,15 +201,17 @@ def test_frontier_compare_puts_the_last_reported_beside_the_new(tmp_path):
     second = _frontier_table(tmp_path / "b.md", [("l", "cpsat", "19.9", "28.4, 7/10")])
     after = _frontier_table(tmp_path / "c.md", [("l", "cpsat", ">= 40.0", "40.0, 10/10"),
                                                 ("l", "milp", "12.2", "19.9, 3/10"), ("new", "cpsat", "3.0", "4.0, 1/10")])
-    text = compare([first, second], after)
+    text = compare([first, second], [after])
     assert "| l | cpsat | 19.9 | >= 40.0 | 40.0, 10/10 |" in text and "| l | milp | 12.2 | 12.2 | 19.9, 3/10 |" in text
     assert "| new | cpsat | - | 3.0 | 4.0, 1/10 |" in text and "| m |" not in text
-    changed = compare([first, second], after, changed=True).splitlines()[2:]
+    changed = compare([first, second], [after], changed=True).splitlines()[2:]
     assert changed == ["| l | cpsat | 19.9 | >= 40.0 | 40.0, 10/10 |"]
-    assert compare([first], after, names=["new"]).splitlines()[2:] == ["| new | cpsat | - | 3.0 | 4.0, 1/10 |"]
+    assert compare([first], [after], names=["new"]).splitlines()[2:] == ["| new | cpsat | - | 3.0 | 4.0, 1/10 |"]
+    newest_first = compare([second, first], [first, after])  # the first measurement against the latest
+    assert "| l | cpsat | 12.2 | >= 40.0 | 40.0, 10/10 |" in newest_first and "| m | cpsat | 5.0 | 5.0 | 9.0, 2/10 |" in newest_first
     (tmp_path / "d.md").write_text("not a frontier table")
     with pytest.raises(ValueError, match="no frontier summary"):
-        compare([tmp_path / "d.md"], after)
+        compare([tmp_path / "d.md"], [after])
 
 
 def test_every_before_and_after_table_in_the_docs_is_regenerated_by_its_command(monkeypatch, capsys):
