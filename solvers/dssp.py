@@ -48,7 +48,7 @@ def incumbent(instance) -> tuple[Schedule, list[int]]:
 #: long-deadline instances (chosen on its training seeds).
 KERNEL_SHARE = 0.3
 #: Buckets the kernel search may add to the selection, each about P D of
-#: work. One sufficed on every failed short-deadline instance tried; a
+#: work. One sufficed on the seven failed short-deadline instances tried; a
 #: bucket runs only after the smaller kernel was refuted, so more cost
 #: nothing where one suffices, and three keep the largest kernel to a few
 #: hundred tasks for CBC's time-indexed model.
