@@ -9,9 +9,10 @@ all machines: the engine, whose bound is also a lower bound of ``makespan``.
 """
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from schedbench.errors import UserInputError
 from schedbench.metrics.mosp import listed_references, makespan
@@ -133,6 +134,24 @@ class MospSpec:
         every prefix of the selfish models (``solvers.cpsat.mosp``)."""
         lengths = self.instance.lengths
         return sorted(self.instance.job_slice(k), key=lambda j: (lengths[j], j))
+
+    @cached_property
+    def _ranked(self) -> tuple[int, ...]:
+        return tuple(j for k in range(self.instance.n_organizations) for j in self.prefix_order(k))
+
+    def prefixes(self, machine: Sequence[int]) -> tuple[list[int], list[int]]:
+        """Given each job's machine, the prefix form's own part: each job
+        placed on a machine of its organization starts after the ones before
+        it in ``prefix_order`` there, from 0 (other jobs: 0); and each
+        machine's prefix load P_q."""
+        inst = self.instance
+        owner, home, lengths = inst.owner_of_job, inst.owner_of_machine, inst.lengths
+        start, load = [0] * len(lengths), [0] * len(home)
+        for j in self._ranked:
+            q = machine[j]
+            if owner[j] == home[q]:
+                start[j], load[q] = load[q], load[q] + lengths[j]
+        return start, load
 
     def lower_bound(self) -> int:
         lengths = self.instance.lengths

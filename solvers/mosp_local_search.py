@@ -72,9 +72,8 @@ class PlacementSearch:
 
     def __init__(self, spec: MospSpec, seed: int = 0):
         inst = spec.instance
-        self.instance, self.references, self.rng = inst, spec.references, random.Random(seed)
+        self.spec, self.instance, self.references, self.rng = spec, inst, spec.references, random.Random(seed)
         self.lengths, self.owner, self.home = inst.lengths, inst.owner_of_job, inst.owner_of_machine
-        self.ranked = [j for k in range(inst.n_organizations) for j in spec.prefix_order(k)]
         self.machines_of = [list(inst.machine_slice(k)) for k in range(inst.n_organizations)]
         self.cmax = inst.local_objective == "cmax"
         self.latest = [spec.latest_completion(j) for j in range(len(inst.lengths))] if self.cmax else None
@@ -86,15 +85,10 @@ class PlacementSearch:
     def _starts(self, machine: Sequence[int]) -> tuple[list[int], list[int], list[list[int]], list[int]]:
         """Starts, each machine's load and jobs, and each organization's least prefix."""
         lengths, owner, home = self.lengths, self.owner, self.home
+        start, load = self.spec.prefixes(machine)
         on: list[list[int]] = [[] for _ in home]
-        for j in self.ranked:
-            on[machine[j]].append(j)
-        start = [0] * len(lengths)
-        load = [0] * len(home)
-        for q, jobs in enumerate(on):
-            for j in jobs:
-                if owner[j] == home[q]:
-                    start[j], load[q] = load[q], load[q] + lengths[j]
+        for j, q in enumerate(machine):
+            on[q].append(j)
         least = [min(load[q] for q in mine) for mine in self.machines_of]  # every organization has a machine
 
         def due(j: int) -> tuple:

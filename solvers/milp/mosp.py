@@ -150,13 +150,9 @@ def _prefix_completions(problem: pulp.LpProblem, spec, y: dict, k: int) -> pulp.
 
 
 def _prefix_starts(spec, machine: list[int], start: list[int]) -> list[int]:
-    """Starts with each own-machine job at its place in its prefix (SPT
-    from 0); the exported jobs keep theirs."""
+    """Starts with each own-machine job at its place in its prefix
+    (``MospSpec.prefixes``); the exported jobs keep theirs."""
     inst = spec.instance
-    out = list(start)
-    for k in range(inst.n_organizations):
-        for q in inst.machine_slice(k):
-            t = 0
-            for i in (i for i in spec.prefix_order(k) if machine[i] == q):
-                out[i], t = t, t + inst.lengths[i]
-    return out
+    prefix, _ = spec.prefixes(machine)
+    return [prefix[j] if inst.owner_of_job[j] == inst.owner_of_machine[q] else s
+            for j, (q, s) in enumerate(zip(machine, start))]
