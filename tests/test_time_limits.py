@@ -25,6 +25,7 @@ CASES = [  # (generator and parameters, objective)
       "--machines", "[3,3]"], "sum-user-flow"),
     (["dssp-small", "--jobs", "[16,16]", "--stages", "[3,3]", "--tasks", "[3,3]", "--deadline", "[30,40]",
       "--processors", "[4,4]"], None),
+    (["dssp-small", "--jobs", "[2048,2048]", "--processors", "[3,3]", "--deadline", "[7,7]"], None),  # the kernel search
     (["workflow-small", "--jobs", "[8,8]", "--tasks", "[4,6]", "--exec-range", "[1,20]"], None),
     (["knapsack-random", "--items", "4000", "--weight", "[1,1000000]", "--profit", "[1,1000000]"], None),
 ]
