@@ -236,3 +236,14 @@ def test_every_before_and_after_table_in_the_docs_is_regenerated_by_its_command(
         assert capsys.readouterr().out == text, path.name
         assert f'--8<-- "docs/results/{path.name}"' in page, path.name
     assert "| line | backend | before" not in page
+
+
+def test_frontier_compare_rejects_a_table_it_cannot_read(tmp_path, monkeypatch, capsys):
+    from schedbench.bench import frontier_compare
+
+    (tmp_path / "x.md").write_text("not a frontier table")
+    for before in (tmp_path / "missing.md", tmp_path / "x.md"):
+        monkeypatch.setattr("sys.argv", ["frontier_compare", "--before", str(before), "--after", str(tmp_path / "x.md")])
+        with pytest.raises(SystemExit) as stopped:
+            frontier_compare.main()
+        assert stopped.value.code == 2 and str(before) in capsys.readouterr().err
