@@ -26,7 +26,7 @@ from schedbench.solvers.pcmax import PcmaxSolution, derived_cache, pcmax_optima,
 
 BACKENDS = ("cpsat", "milp", "portfolio")  # portfolio: unconstrained-makespan (P||Cmax) only
 #: The strongest measured: CP-SAT proves 71 of 72 grid instances within 10 s,
-#: the MILP 63 (bench/mosp_solvers.py).
+#: the MILP 70 (bench/mosp_solvers.py).
 DEFAULT_SOLVER = "cpsat"
 #: The local search's share of the limit on selfish instances, at most (it
 #: mostly stops within a second: at the bound, or out of patience).

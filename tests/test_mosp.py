@@ -145,6 +145,73 @@ def test_cpsat_and_milp_agree_on_random_instances(objective, selfish):
 
 
 @pytest.mark.parametrize("objective", ["cmax", "sum_ci"])
+def test_cap_models_agree_at_the_frontier_s_sizes(objective):
+    """The selfish cap models at about 20 jobs (4 organizations, 1 or 2
+    machines each), where the MILP's configuration model decides what its
+    earlier form left open: on 5 instances per local objective, every cap
+    from the bound up to the first feasible one gets the same answer from
+    CP-SAT and the MILP, each MILP schedule passes the validator within
+    its cap, and some cap below the optimum is refuted by both."""
+    from schedbench.solvers.cpsat import mosp as cpsat_mosp
+    from schedbench.solvers.milp import mosp as milp_mosp
+
+    refuted = 0
+    for seed in range(5):
+        inst = random_small(3100 + seed, organizations=(4, 4), machines=(1, 2), jobs=(4, 6), length=(1, 9),
+                            local_objective=objective, selfish=True)
+        spec = MospSpec(inst, local_references(inst, 10))
+        for cap in range(spec.lower_bound(), spec.horizon + 1):
+            a, b = cpsat_mosp.decide(spec, cap, 20), milp_mosp.decide(spec, cap, 20)
+            assert a.status == b.status or a.solution is not None and b.solution is not None, (seed, cap)
+            if b.solution is None:
+                assert b.status == INFEASIBLE, (seed, cap)
+                refuted += 1
+                continue
+            n = len(inst.lengths)
+            schedule = Schedule(tuple(b.solution[:n]), tuple(b.solution[n:]))
+            assert check(inst, schedule, references=spec.references) == [] and makespan(inst, schedule) <= cap
+            break
+    assert refuted >= 2
+
+
+def test_configurations_are_the_organization_s_own_sides():
+    """Organization 0 (one machine, jobs 1, 2, 2) under cap 4 with local
+    objective sum_ci (ref 1 + 3 + 5 = 9): the configurations are exactly
+    the kept sets that fit 4 with every kept job starting by the load and
+    completions plus exported lengths within 9, the two 2s interchangeable
+    (the higher index exported first). Under a cap no configuration
+    meets, the cap is refuted."""
+    from schedbench.solvers.milp import mosp as milp_mosp
+
+    inst = parse_instance({"family": "mosp", "format_version": 1, "local_objective": "sum_ci", "selfish": True,
+                           "organizations": [{"machines": 1, "jobs": [1, 2, 2]}, {"machines": 1, "jobs": [5]}]})
+    spec = MospSpec(inst, local_references(inst, 10))
+    found = {(c.loads, c.exported, c.own_completions) for c in milp_mosp.configurations_of(spec, 0, 4, float("inf"))}
+    assert found == {((0,), (0, 1, 2), 0), ((1,), (1, 2), 1), ((2,), (0, 2), 2), ((3,), (2,), 4), ((4,), (0,), 6)}
+    assert sorted(milp_mosp.configurations_of(spec, 0, 2, float("inf")), key=lambda c: c.loads) == [milp_mosp.Configuration({}, (0,), 0, 0, (0, 1, 2)),
+                                                        milp_mosp.Configuration({0: 0}, (1,), 1, 1, (1, 2)),
+                                                        milp_mosp.Configuration({1: 0}, (2,), 2, 2, (0, 2))]
+    assert milp_mosp.configurations_of(spec, 0, 1, float("inf")) == []  # a job of length 2 ends by 1 nowhere
+    assert milp_mosp.decide(spec, 1, 10).status == INFEASIBLE
+
+
+def test_too_many_configurations_leave_the_cap_undecided(monkeypatch):
+    """An organization whose configurations pass the limit is not modelled:
+    the cap is unknown, never refuted, and the solve still answers with a
+    valid schedule and a proven bound."""
+    from schedbench.solvers.milp import mosp as milp_mosp
+
+    monkeypatch.setattr(milp_mosp, "MAX_CONFIGURATIONS", 3)
+    inst = random_small(3100, organizations=(4, 4), machines=(1, 2), jobs=(4, 6), length=(1, 9),
+                        local_objective="sum_ci", selfish=True)
+    spec = MospSpec(inst, local_references(inst, 10))
+    assert milp_mosp.configurations_of(spec, 0, spec.horizon, float("inf")) is None
+    assert milp_mosp.decide(spec, spec.horizon, 10).status == "unknown"
+    result = solve(inst, None, "milp", 5)
+    assert violations(inst, result.schedule, None) == [] and result.bound <= result.objective
+
+
+@pytest.mark.parametrize("objective", ["cmax", "sum_ci"])
 def test_prefix_form_meets_the_literal_rule(objective):
     """The models' prefix form (own jobs first, shortest first, machines of
     an organization ordered) loses no schedule: on 40 random selfish

@@ -19,6 +19,8 @@ CASES = [  # (generator and parameters, objective)
       "--local-objective", "sum_ci"], None),
     (["mosp-small", "--organizations", "[8,8]", "--jobs", "[12,14]", "--length", "[1,9]", "--selfish",
       "--local-objective", "sum_ci"], None),  # the local search, then the caps
+    (["mosp-small", "--organizations", "[4,4]", "--machines", "[2,2]", "--jobs", "[48,50]", "--length", "[1,9]",
+      "--selfish", "--local-objective", "sum_ci"], None),  # the MILP's configurations outgrow the limit
     (["small", "--users", "[4,4]", "--campaigns", "[3,3]", "--jobs", "[5,5]", "--length", "[1,30]",
       "--machines", "[3,3]"], "max-user-stretch"),
     (["small", "--users", "[4,4]", "--campaigns", "[3,3]", "--jobs", "[5,5]", "--length", "[1,30]",
