@@ -99,8 +99,11 @@ def _selfish(problem, spec, horizon: int, time_limit: float) -> ModelOutcome:
     latest = [min(spec.latest_completion(j), horizon) for j in range(len(lengths))]
     exportable = sorted({j for found in configurations for c in found for j in c.exported})
     windows = {j: latest[j] - lengths[j] + 1 for j in exportable}
+    # coefficients: each x in its machine rows (its length) and ready rows (up to its window), and each
+    # configuration in the machine rows of its loads and the ready rows of its exports (up to its ready time)
     size = sum(windows[j] * (m - len(inst.machine_slice(owner[j]))) * (lengths[j] + windows[j]) for j in exportable)
-    size += sum(sum(c.loads) + len(c.exported) for found in configurations for c in found)
+    size += sum(sum(c.loads) + sum(min(c.ready, windows[j]) + 1 for j in c.exported)
+                for found in configurations for c in found)
     if not affordable(size, time_limit):
         return UNKNOWN
     chosen = [[problem.add_variable(f"c_{k}_{i}", cat=pulp.LpBinary) for i in range(len(found))]
@@ -110,7 +113,7 @@ def _selfish(problem, spec, horizon: int, time_limit: float) -> ModelOutcome:
     for k, options in enumerate(chosen):
         problem += pulp.lpSum(options) == 1, f"one_{k}"
     occupied: dict[tuple[int, int], list] = {}  # (q, t): what runs on q at t
-    exported_by: dict[int, list] = {j: [] for j in exportable}  # j: configurations exporting j
+    exported_by: dict[int, list] = {j: [] for j in exportable}  # j: (ready, variable) per configuration exporting j
     for k, found in enumerate(configurations):
         mine = inst.machine_slice(k)
         for c, v in zip(found, chosen[k]):
@@ -194,8 +197,9 @@ def configurations_of(spec, k: int, horizon: int, deadline: float) -> list[Confi
 
     def extend(g: int, loads: tuple[int, ...], last: tuple[int, ...], machine: dict[int, int],
                exported: tuple[int, ...], completions: int) -> bool:
+        """Lengths from ``groups[g]`` on; ``last``: per machine, the length of its last (longest) job so far."""
         if g == len(groups):
-            ready = min(loads)
+            ready = min(loads)  # the rule: each machine's last job starts (load - last) by the least load
             if all(a >= b for a, b in zip(loads, loads[1:])) and all(load - p <= ready for load, p in zip(loads, last)):
                 key = (loads, exported)
                 if key not in best or completions < best[key].own_completions:
