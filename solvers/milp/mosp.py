@@ -114,6 +114,7 @@ def _selfish(problem, spec, horizon: int, time_limit: float) -> ModelOutcome:
         problem += pulp.lpSum(options) == 1, f"one_{k}"
     occupied: dict[tuple[int, int], list] = {}  # (q, t): what runs on q at t
     exported_by: dict[int, list] = {j: [] for j in exportable}  # j: (ready, variable) per configuration exporting j
+    machine: list[list] = [[] for _ in lengths]  # j: its machine's terms, to read the schedule back
     for k, found in enumerate(configurations):
         mine = inst.machine_slice(k)
         for c, v in zip(found, chosen[k]):
@@ -122,9 +123,12 @@ def _selfish(problem, spec, horizon: int, time_limit: float) -> ModelOutcome:
                     occupied.setdefault((q, t), []).append(v)
             for j in c.exported:
                 exported_by[j].append((c.ready, v))
+            for j, q in c.machine.items():
+                machine[j].append(q * v)
     placements: dict[int, list] = {j: [] for j in exportable}
     for (j, q, t), v in x.items():
         placements[j].append((q, t, v))
+        machine[j].append(q * v)
         for tau in range(t, t + lengths[j]):
             occupied.setdefault((q, tau), []).append(v)
     for (q, t), running in occupied.items():
@@ -140,16 +144,11 @@ def _selfish(problem, spec, horizon: int, time_limit: float) -> ModelOutcome:
             problem += pulp.lpSum(c.own_completions * v for c, v in zip(found, chosen[k])) + pulp.lpSum(
                 (t + lengths[j]) * v for j in exportable if owner[j] == k for _, t, v in placements[j]
             ) <= spec.references[k], f"local_{k}"
-    machine = []
-    for j in range(len(lengths)):
-        k = owner[j]
-        machine.append(pulp.lpSum([c.machine[j] * v for c, v in zip(configurations[k], chosen[k]) if j in c.machine]
-                                  + [q * v for q, _, v in placements.get(j, [])]))
     starts = [pulp.lpSum(t * v for _, t, v in placements.get(j, [])) for j in range(len(lengths))]
     left = deadline - time.monotonic()
     if left <= 0:
         return UNKNOWN
-    outcome = run(problem, left, machine + starts)
+    outcome = run(problem, left, [pulp.lpSum(terms) for terms in machine] + starts)
     if outcome.solution is not None:
         outcome.solution = outcome.solution[:len(lengths)] + _prefix_starts(spec, outcome.solution[:len(lengths)],
                                                                            outcome.solution[len(lengths):])
@@ -193,7 +192,7 @@ def configurations_of(spec, k: int, horizon: int, deadline: float) -> list[Confi
     for j in spec.prefix_order(k):
         by_length.setdefault(lengths[j], []).append(j)
     groups = sorted(by_length.items())
-    work_after = [sum(p * len(jobs) for p, jobs in groups[g:]) for g in range(len(groups) + 1)]
+    work = sum(lengths[j] for j in inst.job_slice(k))
     limit = horizon if inst.local_objective == "sum_ci" else min(horizon, ref)
     best: dict[tuple, Configuration] = {}
 
@@ -223,7 +222,7 @@ def configurations_of(spec, k: int, horizon: int, deadline: float) -> list[Confi
             out = exported + tuple(jobs[i:])
             if max(grown) > limit or (i < len(jobs) and p > limit):
                 continue
-            if inst.local_objective == "sum_ci" and total + sum(lengths[j] for j in out) + work_after[g + 1] > ref:
+            if inst.local_objective == "sum_ci" and total + work - sum(grown) > ref:  # the rest at least its lengths
                 continue
             if not extend(g + 1, tuple(grown), tuple(ended), placed, out, total):
                 return False
