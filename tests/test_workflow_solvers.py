@@ -1,7 +1,8 @@
 """Exact max-SLR solvers for workflows: the ratio bisection over per-job
 deadline questions, CP-SAT and time-indexed MILP models. Checked against a
 hand-computed optimum, each other on random tiny instances, brute force,
-the heuristics, a time limit, the MILP's size cap and the command line."""
+the heuristics, a time limit, the MILP's size cap and the command line;
+the CP-SAT model's energy rows against every schedule that meets them."""
 
 import itertools
 import json
@@ -19,7 +20,7 @@ from schedbench.result import FEASIBLE, OPTIMAL
 from schedbench.solvers import solve
 from schedbench.solvers.cpsat import workflow as cpsat_model
 from schedbench.solvers.milp import workflow as milp_model
-from schedbench.solvers.workflow import domains, eligible_clusters, orderings
+from schedbench.solvers.workflow import domains, eligible_clusters, energy_rows, orderings
 from schedbench.validator import validate
 
 from conftest import run_cli, write_json
@@ -228,3 +229,50 @@ def test_the_confirming_configuration_refutes_what_presolve_refutes():
     assert cpsat_model.solve(inst, deadlines, 5.0).status == "infeasible"
     with confirming():
         assert cpsat_model.solve(inst, deadlines, 5.0).status == "infeasible"
+
+
+def test_energy_rows_make_the_choice_of_clusters_a_knapsack():
+    """Four 2-unit tasks due at 2 on a 1-core and a 2-core cluster: the
+    cumulatives see no overload until clusters are chosen, the rows say at
+    most one fits the first and two the second, so the question is refuted."""
+    task = {"exec": 2, "cores": 1, "kind": "K"}
+    inst = parse_instance({"family": "workflow", "format_version": 1,
+                           "clusters": [{"cores": 1, "kind": "K"}, {"cores": 2, "kind": "K"}],
+                           "jobs": [{"arrival": 0, "tasks": [task]}] * 4})
+    window = domains(inst, [2] * 4)
+    assert energy_rows(inst, window) == {(0, ((0, 2), (1, 2), (2, 2), (3, 2))): 2,
+                                         (1, ((0, 2), (1, 2), (2, 2), (3, 2))): 4}
+    assert cpsat_model.solve(inst, [2] * 4, 5).status == "infeasible"
+    assert cpsat_model.solve(inst, [2, 2, 2, 4], 5).status == "optimal"
+
+
+def test_energy_rows_hold_in_every_schedule_that_meets_the_deadlines():
+    """Every heuristic's schedule on 120 random instances (both placement
+    rules, up to 12 jobs): with each job's deadline its own finish, the
+    schedule meets every row (the rows cut nothing feasible), and rows exist."""
+    rows_seen = 0
+    for seed in range(120):
+        inst = random_instance(seed, clusters=(2, 4), jobs=(2, 12), colocate=seed % 2 == 0)
+        for run in heuristics.HEURISTICS.values():
+            schedule = run(inst)
+            finish = [max(schedule.start[t] + inst.tasks[t].exec for t in inst.task_slice(k))
+                      for k in range(len(inst.jobs))]
+            for (c, terms), most in energy_rows(inst, domains(inst, finish)).items():
+                used = sum(energy for g, energy in terms if schedule.machine[inst.placement_groups[g][0]] == c)
+                assert used <= most, (inst.name, c, terms, most)
+                rows_seen += 1
+    assert rows_seen >= 1000
+
+
+def test_the_model_avoids_cp_sat_s_symmetry_crash():
+    """With the energy rows, CP-SAT 9.15's symmetry detection crashed
+    (IndexError out of the solve) on this question of a frontier training
+    instance (12 tasks, two identical 1-core clusters); the model runs
+    without it, and both configurations refute the question."""
+    from schedbench.bench.frontier import instance, lines
+    from schedbench.solvers.cpsat import confirming
+
+    inst = instance(next(line for line in lines() if line["name"] == "workflow max-slr, colocate off"), 2, 16)
+    assert cpsat_model.solve(inst, [6, 9, 7, 7, 11, 11], 5.0).status == "infeasible"
+    with confirming():
+        assert cpsat_model.solve(inst, [6, 9, 7, 7, 11, 11], 5.0).status == "infeasible"

@@ -7,7 +7,10 @@ fixed interval when it has one, else one optional interval per eligible
 cluster, present iff its placement group's literal for that cluster is
 (exactly one per group: a job's tasks of one kind share their cluster). Each cluster is a cumulative resource
 (demand cores_t, capacity its cores); S_b >= S_a + lag for every ordering
-(DAG edges and twins, ``solvers.workflow.orderings``). No objective.
+(DAG edges and twins, ``solvers.workflow.orderings``). Redundant: the
+energy rows of ``solvers.workflow.energy_rows`` over the placement
+literals (a cumulative sees a task only once its cluster is chosen). No
+objective.
 """
 
 from types import MappingProxyType
@@ -18,7 +21,7 @@ from schedbench.model.workflow import WorkflowInstance
 from schedbench.result import INFEASIBLE
 from schedbench.solvers.cpsat import run
 from schedbench.solvers.outcome import ModelOutcome
-from schedbench.solvers.workflow import domains, eligible_clusters, orderings
+from schedbench.solvers.workflow import domains, eligible_clusters, energy_rows, orderings
 
 
 #: The overload checker and timetable edge finding on each cluster's
@@ -27,9 +30,14 @@ from schedbench.solvers.workflow import domains, eligible_clusters, orderings
 #: presolve refutes at once (the checker); of the twelve the checker alone
 #: left unanswered at 3 s on training seeds, edge finding refutes eleven in
 #: hundredths of a second and the last in 1.7 s.
+#: And no symmetry detection: with the energy rows, CP-SAT 9.15's crashed
+#: (IndexError out of the solve) on a valid model of 22 variables
+#: (``tests/test_workflow_solvers.py``); the model breaks the clusters'
+#: symmetry itself (``solvers.workflow.eligible_clusters``).
 PARAMETERS = MappingProxyType({"use_overload_checker_in_cumulative": True,
                                "use_conservative_scale_overload_checker": True,
-                               "use_timetable_edge_finding_in_cumulative": True})
+                               "use_timetable_edge_finding_in_cumulative": True,
+                               "symmetry_level": 0})
 
 
 def solve(instance: WorkflowInstance, deadlines: list[int], time_limit: float) -> ModelOutcome:
@@ -41,6 +49,9 @@ def solve(instance: WorkflowInstance, deadlines: list[int], time_limit: float) -
     # S_t in [earliest_t, latest_t]: arrival, heads and deadlines in one domain
     start = [model.new_int_var(earliest, latest, f"s{t}") for t, (earliest, latest) in enumerate(window)]
     placed = _placements(model, instance, start)
+    # energetic reasoning over the placements (redundant): sum_g energy_g on[g,c] <= most
+    for (c, terms), most in energy_rows(instance, window).items():
+        model.add(sum(energy * placed[instance.placement_groups[g][0]][c] for g, energy in terms) <= most)
     # S_b >= S_a + lag
     for a, b, lag in orderings(instance):
         model.add(start[b] >= start[a] + lag)
@@ -78,3 +89,4 @@ def _placements(model, instance: WorkflowInstance, start) -> list[dict[int, obje
         if intervals[c]:
             model.add_cumulative(intervals[c], demands[c], cluster.cores)
     return placed
+
