@@ -89,4 +89,3 @@ def _placements(model, instance: WorkflowInstance, start) -> list[dict[int, obje
         if intervals[c]:
             model.add_cumulative(intervals[c], demands[c], cluster.cores)
     return placed
-
