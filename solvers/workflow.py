@@ -94,11 +94,16 @@ def orderings(instance: WorkflowInstance) -> list[tuple[int, int, int]]:
     return out
 
 
-#: Task-window pairs ``energy_rows`` looks at, and terms it returns, at
-#: most: a question's rows are built in well under a second (the frontier's
-#: 80-task questions: up to 40,000 pairs, 300 rows of 8,000 terms in all).
+#: Task-window pairs ``energy_rows`` looks at (a task counted once per
+#: cluster it may use), and terms it returns, at most: a question's rows
+#: are built in well under a second (the frontier's 80-task questions: up to
+#: 100,000 pairs, 300 rows of 8,000 terms in all).
 ROW_WORK = 400_000
 ROW_TERMS = 50_000
+#: A row whose capacity or energy passes this is left out: CP-SAT's linear
+#: sums must stay within 64-bit integers (SPEC allows exec up to 2^40 and
+#: cores up to 2^24), and a redundant row is not worth refusing a model for.
+ROW_MAGNITUDE = 2 ** 52
 
 
 def energy_rows(instance: WorkflowInstance, window: list[tuple[int, int]]) -> dict[tuple, int]:
@@ -113,13 +118,16 @@ def energy_rows(instance: WorkflowInstance, window: list[tuple[int, int]]) -> di
     the groups still open could break it, one per set of terms (the
     tightest). Past ``ROW_WORK`` pairs, evenly spread arrivals and ends
     are kept, and past ``ROW_TERMS`` terms the rows the open groups
-    overfill most (fewer rows, each as valid)."""
+    overfill most (fewer rows, each as valid); past ``ROW_MAGNITUDE``, none.
+
+    Valid for the schedules the model allows: the groups' clusters among
+    ``eligible_clusters`` (identical clusters in their canonical order)."""
     tasks, choices, group_of = instance.tasks, eligible_clusters(instance), instance.group_of_task
     lefts = sorted({job.arrival for job in instance.jobs})
     rights = sorted({latest + task.exec for task, (_, latest) in zip(tasks, window)})
-    pairs = max(ROW_WORK // max(len(tasks), 1), 1)
-    lefts = _evenly(lefts, max(pairs // len(rights), 1))
-    rights = _evenly(rights, max(pairs // len(lefts), 1))
+    windows = max(ROW_WORK // sum(len(options) for options in choices), 1)  # (a, b) pairs affordable
+    lefts = _evenly(lefts, max(windows // len(rights), 1))
+    rights = _evenly(rights, max(windows // len(lefts), 1))
     rows: dict[tuple, int] = {}
     for a in lefts:
         for b in (right for right in rights if right > a):
@@ -135,21 +143,20 @@ def energy_rows(instance: WorkflowInstance, window: list[tuple[int, int]]) -> di
                     for c in choices[t]:
                         undecided[c][group_of[t]] = undecided[c].get(group_of[t], 0) + least * task.cores
             for c, cluster in enumerate(instance.clusters):
-                most = cluster.cores * (b - a) - fixed[c]
-                if undecided[c] and sum(undecided[c].values()) > most:
+                most, energy = cluster.cores * (b - a) - fixed[c], sum(undecided[c].values())
+                if undecided[c] and energy > most and max(energy, cluster.cores * (b - a), -most) < ROW_MAGNITUDE:
                     key = (c, tuple(sorted(undecided[c].items())))
                     rows[key] = min(rows.get(key, most), most)
     kept, terms = {}, 0  # the most overfilled first: most - (the open groups' energy) increasing
     for key, most in sorted(rows.items(), key=lambda row: (row[1] - sum(energy for _, energy in row[0][1]), row[0])):
-        terms += len(key[1])
-        if terms > ROW_TERMS:
-            break
-        kept[key] = most
+        if terms + len(key[1]) <= ROW_TERMS:
+            kept[key] = most
+            terms += len(key[1])
     return kept
 
 
 def _evenly(values: list[int], count: int) -> list[int]:
-    """At most ``count`` of ``values`` (sorted), the first and last among them, evenly spread."""
+    """At most ``count`` of ``values`` (sorted), evenly spread from the first (to the last, if count > 1)."""
     if len(values) <= count:
         return values
     return sorted({values[i * (len(values) - 1) // max(count - 1, 1)] for i in range(count)})
