@@ -96,8 +96,7 @@ def orderings(instance: WorkflowInstance) -> list[tuple[int, int, int]]:
 
 #: Task-window pairs ``energy_rows`` looks at (a task counted once per
 #: cluster it may use), and terms it returns, at most: a question's rows
-#: are built in well under a second (the frontier's 80-task questions: up to
-#: 100,000 pairs, 300 rows of 8,000 terms in all).
+#: are built in well under a second at any size (``bench/workflow_rows.py``).
 ROW_WORK = 400_000
 ROW_TERMS = 50_000
 #: A row whose capacity or energy passes this is left out: CP-SAT's linear

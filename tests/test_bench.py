@@ -247,3 +247,15 @@ def test_frontier_compare_rejects_a_table_it_cannot_read(tmp_path, monkeypatch, 
         with pytest.raises(SystemExit) as stopped:
             frontier_compare.main()
         assert stopped.value.code == 2 and str(before) in capsys.readouterr().err
+
+
+def test_workflow_rows_bench_measures_a_frontier_question():
+    """The energy rows benchmark's first case (a 25-task frontier instance,
+    the bisection's first question): rows exist, within the term cap."""
+    from schedbench.bench.workflow_rows import cases, measure
+    from schedbench.solvers.workflow import ROW_TERMS
+
+    label, inst = cases()[0]
+    rows, terms, seconds = measure(inst)
+    assert label == "frontier step 4 seed 0" and len(inst.tasks) == 25
+    assert rows == 21 and terms == 120 <= ROW_TERMS and seconds < 1
