@@ -16,13 +16,19 @@ It stops when no candidate lies in [lower, upper): then upper is optimal.
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import ceil, floor
 
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL
 from schedbench.solvers import backend
 from schedbench.solvers.certificate import FORMULA, SEARCH_SHARE, confirm, other_methods
+
+#: Share of the confirmation's time kept for the claim before the last: the
+#: last claim is often the search's hardest refutation, and should a second
+#: method not repeat it in time, the bound is that earlier claim (confirmed
+#: in turn) rather than the search's certified start (often 1).
+FALLBACK_SHARE = 0.1
 
 #: ask(model module, limits, seconds) -> (status, schedule or None): "N_k <= limits[k] for every k?";
 #: status FORMULA when the limits leave a start window empty (no model asked).
@@ -57,7 +63,9 @@ def minimize_max_ratio(denominators: Sequence[Fraction], lower: Fraction, lower_
 
     Refutations are the backend's claims: the one the answer rests on (the
     target just below the answer, or the last refuted one on a time limit)
-    is asked again by an independent method (``solvers.certificate``)."""
+    is asked again by an independent method (``solvers.certificate``);
+    where it is not repeated in time, the refutation before it is asked
+    again instead, within ``FALLBACK_SHARE`` of the time left."""
     began = time.monotonic()
     search_end, deadline = began + SEARCH_SHARE * time_limit, began + time_limit
     model = backend(solver, family)
@@ -66,6 +74,7 @@ def minimize_max_ratio(denominators: Sequence[Fraction], lower: Fraction, lower_
         return [floor(target * d) for d in denominators]
 
     certified, claimed, refuted, questions = lower, lower, None, 0
+    refutations: list[Fraction] = []  # the targets the model refuted, increasing
     while time.monotonic() < search_end:
         below = largest_candidate_below(upper, denominators)
         if upper <= claimed or below < claimed:
@@ -82,19 +91,35 @@ def minimize_max_ratio(denominators: Sequence[Fraction], lower: Fraction, lower_
             claimed, refuted = smallest_candidate_above(target, denominators), target
             if status == FORMULA:  # a checkable refutation: certified as it stands
                 certified, lower_proof = claimed, ("windows",)
+            else:
+                refutations.append(target)
         else:
             break
     proof, details = lower_proof, {}
     below = largest_candidate_below(upper, denominators)
     if claimed > certified and below >= certified:
         question = below if below < claimed else refuted  # the weakest question the claim needs
-        done = confirm(other_methods(family, solver, lambda other, seconds: ask(other, limits(question), seconds)),
-                       deadline)
-        details.update(done.details(claimed, solver, certified))
+
+        def confirmed(target: Fraction, until: float):
+            return confirm(other_methods(family, solver, lambda other, seconds: ask(other, limits(target), seconds)),
+                           until)
+
+        earlier = next((r for r in reversed(refutations)  # a strictly weaker question than the last, if any
+                        if certified < smallest_candidate_above(r, denominators) <= question), None)
+        reserve = 0.0 if earlier is None else FALLBACK_SHARE * (deadline - time.monotonic())
+        done = confirmed(question, deadline - reserve)
         if done.confirmed:
             certified, proof = smallest_candidate_above(question, denominators), (solver, done.by)
         elif done.found is not None and value_of(done.found) < upper:  # the claim was false
             upper, schedule = value_of(done.found), done.found
+        elif earlier is not None:  # the claim before it, as the bound if it is confirmed instead
+            again = confirmed(earlier, deadline)
+            done = replace(done, seconds=done.seconds + again.seconds)
+            if again.confirmed:
+                certified, proof = smallest_candidate_above(earlier, denominators), (solver, again.by)
+            elif again.found is not None and value_of(again.found) < upper:  # both claims were false
+                upper, schedule = value_of(again.found), again.found
+        details.update(done.details(claimed, solver, certified))
     if upper <= certified or largest_candidate_below(upper, denominators) < certified:
         return RatioSearch(OPTIMAL, upper, upper, schedule, questions, proof, details)
     return RatioSearch(FEASIBLE, upper, certified, schedule, questions, proof, details)

@@ -25,6 +25,7 @@ from schedbench.solvers import cpsat, settings, solve
 from schedbench.solvers import pcmax as pcmax_engine
 from schedbench.solvers.certificate import Confirmation
 from schedbench.solvers.outcome import ModelOutcome
+from schedbench.solvers.ratio import minimize_max_ratio
 from schedbench.families import violations
 
 from conftest import run_cli, write_json
@@ -154,6 +155,25 @@ def test_an_unconfirmed_refutation_is_never_optimal(case, monkeypatch):
     assert "unconfirmed" in lied.details
     if lied.objective is not None and lied.objective != truth.objective:
         assert lied.bound is None or _better_or_equal(family, lied.bound, truth.objective)
+
+
+def test_a_ratio_search_falls_back_to_the_claim_before_an_unconfirmed_last_one():
+    """max(N_1/2, N_2/3) whose optimum is 5 (N = 10, 15). The backend
+    refutes every target below 5; the second methods repeat every
+    refutation but the last, "N_2 <= 14" (14/3), which they leave open.
+    The bound is then the claim before it, 14/3 (limits 9 and 13), not
+    the search's certified start 1."""
+    def ask(module, limits, seconds):
+        if limits[0] >= 10 and limits[1] >= 15:
+            return OPTIMAL, "optimum"
+        primary = module.__name__.endswith("cpsat.workflow") and cpsat._configuration.get() is cpsat.PRIMARY
+        return ("infeasible", None) if primary or limits[1] < 14 else (UNKNOWN, None)
+
+    search = minimize_max_ratio([Fraction(2), Fraction(3)], Fraction(1), ("start",), Fraction(8), "start",
+                                {"start": Fraction(8), "optimum": Fraction(5)}.get, "workflow", "cpsat", ask, 5.0)
+    assert (search.status, search.value, search.bound) == (FEASIBLE, 5, Fraction(14, 3))
+    assert search.proof == ("cpsat", "milp")
+    assert search.details["unconfirmed"] == {"bound": "5", "by": "cpsat", "reported_bound": "14/3"}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[_ids(c) for c in CASES])
