@@ -114,11 +114,11 @@ def minimize_max_ratio(denominators: Sequence[Fraction], lower: Fraction, lower_
             upper, schedule = value_of(done.found), done.found
         elif earlier is not None:  # the claim before it, as the bound if it is confirmed instead
             again = confirmed(earlier, deadline)
-            done = replace(done, seconds=done.seconds + again.seconds)
             if again.confirmed:
                 certified, proof = smallest_candidate_above(earlier, denominators), (solver, again.by)
             elif again.found is not None and value_of(again.found) < upper:  # both claims were false
                 upper, schedule = value_of(again.found), again.found
+            done = replace(done, seconds=done.seconds + again.seconds, found=again.found, found_by=again.found_by)
         details.update(done.details(claimed, solver, certified))
     if upper <= certified or largest_candidate_below(upper, denominators) < certified:
         return RatioSearch(OPTIMAL, upper, upper, schedule, questions, proof, details)

@@ -176,6 +176,27 @@ def test_a_ratio_search_falls_back_to_the_claim_before_an_unconfirmed_last_one()
     assert search.details["unconfirmed"] == {"bound": "5", "by": "cpsat", "reported_bound": "14/3"}
 
 
+def test_a_false_claim_before_an_unconfirmed_last_one_gives_its_schedule():
+    """The same objective (optimum 5), a backend refuting every target
+    below 6 and finding only a schedule of value 6; the second methods
+    leave the last claim ("N_2 <= 17") open, and where asked the claim
+    before it ("N_1 <= 11, N_2 <= 16") they find the optimum: the lie is
+    exposed and the optimum kept, with no bound raised on either claim."""
+    def ask(module, limits, seconds):
+        primary = module.__name__.endswith("cpsat.workflow") and cpsat._configuration.get() is cpsat.PRIMARY
+        if primary:
+            return (OPTIMAL, "six") if limits[0] >= 12 and limits[1] >= 18 else ("infeasible", None)
+        if limits[1] >= 17:
+            return UNKNOWN, None
+        return (OPTIMAL, "optimum") if limits[0] >= 10 and limits[1] >= 15 else ("infeasible", None)
+
+    values = {"start": Fraction(8), "six": Fraction(6), "optimum": Fraction(5)}
+    search = minimize_max_ratio([Fraction(2), Fraction(3)], Fraction(1), ("start",), Fraction(8), "start",
+                                values.get, "workflow", "cpsat", ask, 5.0)
+    assert (search.status, search.value, search.bound, search.schedule) == (FEASIBLE, 5, 1, "optimum")
+    assert search.details["refuted_claim"] == {"bound": "6", "by": "cpsat", "solution_from": "milp"}
+
+
 @pytest.mark.parametrize("case", CASES, ids=[_ids(c) for c in CASES])
 def test_a_false_refutation_is_caught_by_the_second_method(case, monkeypatch):
     """The same lie with the independent methods answering: the result is
