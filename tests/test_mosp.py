@@ -190,8 +190,8 @@ def test_configurations_are_the_organization_s_own_sides():
     found = {(c.loads, c.exported, c.own_completions) for c in milp_mosp.configurations_of(spec, 0, 4, no_deadline)}
     assert found == {((0,), (0, 1, 2), 0), ((1,), (1, 2), 1), ((2,), (0, 2), 2), ((3,), (2,), 4), ((4,), (0,), 6)}
     assert sorted(milp_mosp.configurations_of(spec, 0, 2, no_deadline), key=lambda c: c.loads) == [
-        milp_mosp.Configuration({}, (0,), 0, 0, (0, 1, 2)), milp_mosp.Configuration({0: 0}, (1,), 1, 1, (1, 2)),
-        milp_mosp.Configuration({1: 0}, (2,), 2, 2, (0, 2))]
+        milp_mosp.Configuration({}, (0,), 0, (0, 1, 2)), milp_mosp.Configuration({0: 0}, (1,), 1, (1, 2)),
+        milp_mosp.Configuration({1: 0}, (2,), 2, (0, 2))]
     assert milp_mosp.configurations_of(spec, 0, 1, no_deadline) == []  # a job of length 2 ends by 1 nowhere
     assert milp_mosp.decide(spec, 1, 10).status == INFEASIBLE
 

@@ -163,9 +163,12 @@ class Configuration:
     completions of the jobs it keeps, and the jobs it exports."""
     machine: dict[int, int]
     loads: tuple[int, ...]
-    ready: int
     own_completions: int
     exported: tuple[int, ...]
+
+    @property
+    def ready(self) -> int:
+        return min(self.loads)
 
 
 #: Configurations of one organization beyond which the model is not built
@@ -204,7 +207,7 @@ def configurations_of(spec, k: int, horizon: int, deadline: float) -> list[Confi
             if all(a >= b for a, b in zip(loads, loads[1:])) and all(load - p <= ready for load, p in zip(loads, last)):
                 key = (loads, exported)
                 if key not in best or completions < best[key].own_completions:
-                    best[key] = Configuration(machine, loads, ready, completions, exported)
+                    best[key] = Configuration(machine, loads, completions, exported)
             return len(best) <= MAX_CONFIGURATIONS
         p, jobs = groups[g]
         for counts in _splits(len(jobs), len(mine)):
