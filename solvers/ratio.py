@@ -112,7 +112,7 @@ def minimize_max_ratio(denominators: Sequence[Fraction], lower: Fraction, lower_
             certified, proof = smallest_candidate_above(question, denominators), (solver, done.by)
         elif done.found is not None and value_of(done.found) < upper:  # the claim was false
             upper, schedule = value_of(done.found), done.found
-        elif earlier is not None:  # the claim before it, as the bound if it is confirmed instead
+        elif done.found is None and earlier is not None:  # the claim before it, as the bound if confirmed instead
             again = confirmed(earlier, deadline)
             if again.confirmed:
                 certified, proof = smallest_candidate_above(earlier, denominators), (solver, again.by)

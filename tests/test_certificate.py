@@ -7,6 +7,7 @@ primary configuration only, as the false INFEASIBLE this project met did
 answer honestly in every other configuration."""
 
 import json
+import time
 from fractions import Fraction
 from importlib import import_module
 
@@ -174,6 +175,31 @@ def test_a_ratio_search_falls_back_to_the_claim_before_an_unconfirmed_last_one()
     assert (search.status, search.value, search.bound) == (FEASIBLE, 5, Fraction(14, 3))
     assert search.proof == ("cpsat", "milp")
     assert search.details["unconfirmed"] == {"bound": "5", "by": "cpsat", "reported_bound": "14/3"}
+
+
+def test_on_a_time_limit_the_claim_before_gets_the_time_kept_for_it():
+    """The same objective; the backend leaves "N_2 <= 14" open, so the
+    search stops on its last refutation ("N_1 <= 9, N_2 <= 13"), which the
+    second methods spend all their time on without an answer. The tenth
+    kept still confirms the refutation before it ("N_1 <= 8"): bound 9/2,
+    within the time limit."""
+    def ask(module, limits, seconds):
+        if limits[0] >= 10 and limits[1] >= 15:
+            return OPTIMAL, "optimum"
+        if module.__name__.endswith("cpsat.workflow") and cpsat._configuration.get() is cpsat.PRIMARY:
+            return (UNKNOWN, None) if limits[1] >= 14 else ("infeasible", None)
+        if limits[0] >= 9:
+            time.sleep(seconds)
+            return UNKNOWN, None
+        return "infeasible", None
+
+    began = time.monotonic()
+    search = minimize_max_ratio([Fraction(2), Fraction(3)], Fraction(1), ("start",), Fraction(8), "start",
+                                {"start": Fraction(8), "optimum": Fraction(5)}.get, "workflow", "cpsat", ask, 1.5)
+    assert time.monotonic() - began < 1.6
+    assert (search.status, search.value, search.bound) == (FEASIBLE, 5, Fraction(9, 2))
+    assert search.proof == ("cpsat", "cpsat-confirm")
+    assert search.details["unconfirmed"] == {"bound": "14/3", "by": "cpsat", "reported_bound": "9/2"}
 
 
 def test_a_false_claim_before_an_unconfirmed_last_one_gives_its_schedule():
