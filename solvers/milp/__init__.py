@@ -97,10 +97,8 @@ def run(problem: pulp.LpProblem, time_limit: float, values, objective=None, warm
         with warnings.catch_warnings():
             # PuLP 3 deprecates its bundled CBC for 4.0; pyproject pins pulp < 4.
             warnings.simplefilter("ignore", DeprecationWarning)
-            # no "threads" option: any value, 1 included, starts CBC's threaded search, which hangs at
-            # random (coin-or/Cbc#640; 11 of 40 runs of one 6-job DSSP model here); CBC's default is serial
             command = pulp.PULP_CBC_CMD(msg=False, timeLimit=max(0.1, time_limit), gapRel=0, gapAbs=0,
-                                        warmStart=warm_start, logPath=log_path)
+                                        warmStart=warm_start, logPath=log_path, threads=1)
         command.tmpDir = folder
         with _cbc_deadline(time_limit, folder) as killed:
             try:
