@@ -97,6 +97,9 @@ def run(problem: pulp.LpProblem, time_limit: float, values, objective=None, warm
         with warnings.catch_warnings():
             # PuLP 3 deprecates its bundled CBC for 4.0; pyproject pins pulp < 4.
             warnings.simplefilter("ignore", DeprecationWarning)
+            # threads=1 starts CBC's threaded search, which now and then hangs until killed below
+            # (coin-or/Cbc#640); serial CBC never did here but lost the max-user-stretch MILP frontier
+            # entry (docs/frontier.md, "CBC without its threaded search"), so the threaded one stays
             command = pulp.PULP_CBC_CMD(msg=False, timeLimit=max(0.1, time_limit), gapRel=0, gapAbs=0,
                                         warmStart=warm_start, logPath=log_path, threads=1)
         command.tmpDir = folder
