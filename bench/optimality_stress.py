@@ -21,12 +21,12 @@ import statistics
 import time
 from collections.abc import Iterator
 from fractions import Fraction
-from multiprocessing import Pool
 from pathlib import Path
 
 from tqdm import tqdm
 
 from schedbench.bench.results_log import append_row, resume, write_generated
+from schedbench.bench.runner import map_unordered
 
 FAMILIES = ("pcmax", "mosp", "campaign", "workflow", "dssp", "knapsack", "three_partition")
 BACKENDS = ("cpsat", "milp")
@@ -162,10 +162,9 @@ def main() -> None:
     done = {row["name"] for row in rows}
     todo = [task for task in wanted if f"{task[0]}-{task[1]}" not in done]
     began = time.perf_counter()
-    with Pool(args.workers) as pool:
-        for row in tqdm(pool.imap_unordered(solve_twice, todo), total=len(todo), disable=None):
-            rows.append(row)
-            append_row(args.results, row)
+    for row in tqdm(map_unordered(solve_twice, todo, args.workers), total=len(todo), disable=None):
+        rows.append(row)
+        append_row(args.results, row)
     for row in rows:
         why = disagreement(row)
         if why:
