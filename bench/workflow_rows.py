@@ -43,7 +43,7 @@ def cases() -> list[tuple[str, object]]:
 def measure(inst) -> tuple[int, int, float]:
     """Rows, terms and the best of three timings of one question's rows."""
     from schedbench.metrics.workflow import critical_path
-    from schedbench.solvers.workflow import domains, energy_rows, incumbent
+    from schedbench.solvers.workflow import domains, eligible_clusters, energy_rows, incumbent
 
     value, _, _ = incumbent(inst)
     target = (1 + value) / 2
@@ -51,7 +51,7 @@ def measure(inst) -> tuple[int, int, float]:
     seconds = []
     for _ in range(3):
         began = time.perf_counter()
-        rows = energy_rows(inst, window)
+        rows = energy_rows(inst, window, eligible_clusters(inst))
         seconds.append(time.perf_counter() - began)
     return len(rows), sum(len(terms) for _, terms in rows), min(seconds)
 

@@ -105,7 +105,8 @@ ROW_TERMS = 50_000
 ROW_MAGNITUDE = 2 ** 52
 
 
-def energy_rows(instance: WorkflowInstance, window: list[tuple[int, int]]) -> dict[tuple, int]:
+def energy_rows(instance: WorkflowInstance, window: list[tuple[int, int]],
+                choices: list[list[int]]) -> dict[tuple, int]:
     """Energetic reasoning over placements: {(c, ((g, energy), ...)): most}
     for sum_g energy x [group g on cluster c] <= most.
 
@@ -120,8 +121,9 @@ def energy_rows(instance: WorkflowInstance, window: list[tuple[int, int]]) -> di
     overfill most (fewer rows, each as valid); past ``ROW_MAGNITUDE``, none.
 
     Valid for the schedules the model allows: the groups' clusters among
-    ``eligible_clusters`` (identical clusters in their canonical order)."""
-    tasks, choices, group_of = instance.tasks, eligible_clusters(instance), instance.group_of_task
+    ``choices``, the model's ``eligible_clusters`` (identical clusters in
+    their canonical order)."""
+    tasks, group_of = instance.tasks, instance.group_of_task
     lefts = sorted({job.arrival for job in instance.jobs})
     rights = sorted({latest + task.exec for task, (_, latest) in zip(tasks, window)})
     windows = max(ROW_WORK // sum(len(options) for options in choices), 1)  # (a, b) pairs affordable

@@ -240,7 +240,7 @@ def test_energy_rows_make_the_choice_of_clusters_a_knapsack():
                            "clusters": [{"cores": 1, "kind": "K"}, {"cores": 2, "kind": "K"}],
                            "jobs": [{"arrival": 0, "tasks": [task]}] * 4})
     window = domains(inst, [2] * 4)
-    assert energy_rows(inst, window) == {(0, ((0, 2), (1, 2), (2, 2), (3, 2))): 2,
+    assert energy_rows(inst, window, eligible_clusters(inst)) == {(0, ((0, 2), (1, 2), (2, 2), (3, 2))): 2,
                                          (1, ((0, 2), (1, 2), (2, 2), (3, 2))): 4}
     assert cpsat_model.solve(inst, [2] * 4, 5).status == "infeasible"
     assert cpsat_model.solve(inst, [2, 2, 2, 4], 5).status == "optimal"
@@ -277,7 +277,7 @@ def test_energy_rows_hold_in_every_schedule_that_meets_the_deadlines():
             assert all(c in options for c, options in zip(machine, eligible_clusters(inst))), inst.name
             finish = [max(schedule.start[t] + inst.tasks[t].exec for t in inst.task_slice(k))
                       for k in range(len(inst.jobs))]
-            for (c, terms), most in energy_rows(inst, domains(inst, finish)).items():
+            for (c, terms), most in energy_rows(inst, domains(inst, finish), eligible_clusters(inst)).items():
                 used = sum(energy for g, energy in terms if machine[inst.placement_groups[g][0]] == c)
                 assert used <= most, (inst.name, c, terms, most)
                 rows_seen += 1

@@ -48,9 +48,10 @@ def solve(instance: WorkflowInstance, deadlines: list[int], time_limit: float) -
     model = cp_model.CpModel()
     # S_t in [earliest_t, latest_t]: arrival, heads and deadlines in one domain
     start = [model.new_int_var(earliest, latest, f"s{t}") for t, (earliest, latest) in enumerate(window)]
-    placed = _placements(model, instance, start)
+    choices = eligible_clusters(instance)
+    placed = _placements(model, instance, start, choices)
     # energetic reasoning over the placements (redundant): sum_g energy_g on[g,c] <= most
-    for (c, terms), most in energy_rows(instance, window).items():
+    for (c, terms), most in energy_rows(instance, window, choices).items():
         model.add(sum(energy * placed[instance.placement_groups[g][0]][c] for g, energy in terms) <= most)
     # S_b >= S_a + lag
     for a, b, lag in orderings(instance):
@@ -59,7 +60,7 @@ def solve(instance: WorkflowInstance, deadlines: list[int], time_limit: float) -
     return run(model, time_limit, cluster + start, has_objective=False, parameters=PARAMETERS)
 
 
-def _placements(model, instance: WorkflowInstance, start) -> list[dict[int, object]]:
+def _placements(model, instance: WorkflowInstance, start, choices: list[list[int]]) -> list[dict[int, object]]:
     """Per task, {cluster: presence literal} (1 for a group with one eligible
     cluster), shared by the tasks of one placement group; adds
     sum_c on[g,c] = 1 per group and, per cluster, sum of cores_t over the
@@ -69,7 +70,7 @@ def _placements(model, instance: WorkflowInstance, start) -> list[dict[int, obje
     demands: list[list[int]] = [[] for _ in instance.clusters]
     of_group: dict[int, dict[int, object]] = {}
     placed = []
-    for t, clusters in enumerate(eligible_clusters(instance)):
+    for t, clusters in enumerate(choices):
         g = instance.group_of_task[t]
         if g not in of_group:
             if len(clusters) == 1:
