@@ -223,6 +223,36 @@ def test_a_false_claim_before_an_unconfirmed_last_one_gives_its_schedule():
     assert search.details["refuted_claim"] == {"bound": "6", "by": "cpsat", "solution_from": "milp"}
 
 
+RATIO_CASES = [case for case in CASES if case[1] in ("max-user-stretch", "max-slr")]
+
+
+@pytest.mark.parametrize("case", RATIO_CASES, ids=[_ids(c) for c in RATIO_CASES])
+def test_the_claim_before_an_unconfirmed_last_one_keeps_the_result_sound(case, monkeypatch):
+    """A ratio search under the liar, its last claim's confirmation made to
+    fail: the claim before it is asked of the real second methods, and
+    whatever they answer (a schedule exposing the lie, or a confirmation)
+    the result is a valid schedule with a valid bound."""
+    from schedbench.solvers import ratio
+
+    family, objective, build, module, function, refusal = case
+    instance = build()
+    truth = solve(instance, objective, "cpsat", 20)
+    _plant(monkeypatch, module, function, refusal, instance)
+    calls = []
+
+    def first_fails(alternatives, deadline):
+        calls.append(deadline)
+        return Confirmation(None, None, 0.0) if len(calls) == 1 else ratio_confirm(alternatives, deadline)
+
+    ratio_confirm = ratio.confirm
+    monkeypatch.setattr(ratio, "confirm", first_fails)
+    result = solve(instance, objective, "cpsat", 20)
+    assert len(calls) == 2
+    assert violations(instance, result.schedule, objective) == []
+    assert result.objective >= truth.objective and result.bound <= truth.objective
+    assert result.status != OPTIMAL or result.objective == truth.objective
+
+
 @pytest.mark.parametrize("case", CASES, ids=[_ids(c) for c in CASES])
 def test_a_false_refutation_is_caught_by_the_second_method(case, monkeypatch):
     """The same lie with the independent methods answering: the result is
