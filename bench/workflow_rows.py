@@ -15,7 +15,6 @@ timings.
 import argparse
 import random
 import time
-from math import floor
 from pathlib import Path
 
 from schedbench.bench.results_log import write_generated
@@ -42,12 +41,11 @@ def cases() -> list[tuple[str, object]]:
 
 def measure(inst) -> tuple[int, int, float]:
     """Rows, terms and the best of three timings of one question's rows."""
-    from schedbench.metrics.workflow import critical_path
-    from schedbench.solvers.workflow import domains, eligible_clusters, energy_rows, incumbent
+    from schedbench.solvers.workflow import deadlines_at, domains, eligible_clusters, energy_rows, incumbent
 
     value, _, _ = incumbent(inst)
     target = (1 + value) / 2
-    window = domains(inst, [job.arrival + floor(target * critical_path(job)) for job in inst.jobs])
+    window = domains(inst, deadlines_at(inst, target))
     seconds = []
     for _ in range(3):
         began = time.perf_counter()

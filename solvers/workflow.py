@@ -189,6 +189,12 @@ def _deadlines(instance: WorkflowInstance, limits: list[int]) -> list[int]:
     return [job.arrival + limit for job, limit in zip(instance.jobs, limits)]
 
 
+def deadlines_at(instance: WorkflowInstance, target: Fraction) -> list[int]:
+    """Every job's deadline in the question "max-SLR <= target": its arrival
+    plus floor(target x its critical path), as the search asks it."""
+    return _deadlines(instance, [floor(target * critical_path(job)) for job in instance.jobs])
+
+
 def _schedule(solution: list[int]) -> WorkflowSchedule:
     """A model's flat solution (clusters, then starts) as a schedule."""
     n = len(solution) // 2
@@ -212,7 +218,7 @@ def solve(instance: WorkflowInstance, objective: str, solver: str, time_limit: f
     denominators = [Fraction(critical_path(job)) for job in instance.jobs]
     if solver == "milp" and value > LOWER_BOUND:
         # the largest question the search can ask: every later target is smaller
-        backend(solver, "workflow").require_small(instance, _deadlines(instance, [floor(value * d) for d in denominators]))
+        backend(solver, "workflow").require_small(instance, deadlines_at(instance, value))
 
     def ask(backend_model, limits: list[int], seconds: float):
         deadlines = _deadlines(instance, limits)
