@@ -94,11 +94,13 @@ def test_the_experiments_table_lists_every_experiment_file_with_its_cells():
     from schedbench.bench.experiment import load
 
     text = (REPO / "docs" / "experiments.md").read_text()
-    listed = {}
-    for files, full, quick in re.findall(r"^\| (`[^|]+\.toml`[^|]*) \|[^\n]*\| ([\d,]+) \((\d+)\)[^|]*\|$", text, re.M):
-        for name in re.findall(r"`([^`]+\.toml)`", files):
-            listed[name] = (int(full.replace(",", "")), int(quick))
+    rows = [(name, (int(full.replace(",", "")), int(quick)))
+            for files, full, quick in re.findall(r"^\| (`[^|]+\.toml`[^|]*) \|[^\n]*\| ([\d,]+) \((\d+)\)[^|]*\|$",
+                                                 text, re.M)
+            for name in re.findall(r"`([^`]+\.toml)`", files)]
+    listed = dict(rows)
     folder = REPO / "bench" / "experiments"
+    assert len(listed) == len(rows), "a file listed twice"
     assert set(listed) == {path.name for path in folder.glob("*.toml")}
     for name, cells in listed.items():
         assert (load(folder / name).cells, load(folder / name, quick=True).cells) == cells, name
