@@ -31,9 +31,12 @@ class TraceJob(NamedTuple):
 
 
 def _lines(path: Path):
+    """The trace's lines; a byte that is not UTF-8 (archived traces' header
+    comments are free text, some in Latin-1) reads as U+FFFD, and on a data
+    line then fails that line's numbers."""
     opener = gzip.open if path.suffix == ".gz" else open
     try:
-        with opener(path, "rt") as handle:
+        with opener(path, "rt", encoding="utf-8", errors="replace") as handle:
             yield from handle
     except OSError as exc:
         raise InstanceError("--trace", f"cannot read {path}: {exc}") from None

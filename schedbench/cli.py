@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from schedbench.commands import RegistryCommand
+from schedbench.commands import SECONDS, RegistryCommand
 from schedbench.errors import UserInputError
 
 EXIT_BAD_INPUT = 2
@@ -96,8 +96,11 @@ NO_SCHEDULE = click.option("--no-schedule", is_flag=True,
 
 
 def _schedule_options(path: str | None, omit: bool) -> None:
+    """Refused before any work: both schedule options, or a --schedule-out in no directory."""
     if path is not None and omit:
         raise UserInputError("--no-schedule", "leaves the schedule out; --schedule-out writes it: give one of them")
+    if path is not None and not Path(path).resolve().parent.is_dir():
+        raise UserInputError("--schedule-out", f"cannot write {path}: its directory does not exist")
 
 
 def _schedule_field(build, path: str | None, omit: bool):
@@ -108,8 +111,11 @@ def _schedule_field(build, path: str | None, omit: bool):
     data = build()
     if path is None:
         return data
-    with open(path, "w") as handle:
-        json.dump(data, handle)
+    try:
+        with open(path, "w") as handle:
+            json.dump(data, handle)
+    except OSError as exc:
+        raise UserInputError("--schedule-out", f"cannot write {path}: {exc.strerror}") from None
     return path
 
 
@@ -117,7 +123,7 @@ def _schedule_field(build, path: str | None, omit: bool):
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--objective", help="Objective name; default: the family's first.")
 @click.option("--solver", default=None, help="Exact backend; default: the family's strongest measured (listed first below).")
-@click.option("--time-limit", type=float, default=None,
+@click.option("--time-limit", type=SECONDS, default=None,
               help="Seconds for the whole command (default 60); it returns within that plus 2 s.")
 @OPTION
 @SCHEDULE_OUT
@@ -145,7 +151,7 @@ def solve(file, objective, solver, time_limit, options, schedule_out, no_schedul
     result = run_solve(instance, objective, solver, time_limit,
                        **{name: convert(value, known[name], f"options.{name}") if name in known else value
                           for name, value in _key_values(options).items()})
-    objective = objective or _default_objective(instance)
+    objective = _default_objective(instance) if objective is None else objective
     if result.schedule is not None:
         violations = families.violations(instance, result.schedule, objective)
         if violations:
@@ -163,7 +169,7 @@ def solve(file, objective, solver, time_limit, options, schedule_out, no_schedul
 @click.argument("name")
 @click.argument("file", type=click.Path(dir_okay=False))
 @OPTION
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+@click.option("--time-limit", type=SECONDS, default=10.0, show_default=True,
               help="Seconds for each exact reference a metric needs (campaign F_u*, MOSP Stretch's C_alone).")
 @SCHEDULE_OUT
 @NO_SCHEDULE

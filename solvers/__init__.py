@@ -10,6 +10,7 @@ heuristics for warm starts.
 """
 
 import inspect
+import math
 import typing
 from importlib import import_module
 from types import ModuleType
@@ -47,15 +48,15 @@ def solve(instance, objective: str | None = None, solver: str | None = None,
     family's strongest measured backend."""
     module = family_solver(instance.family)
     objectives = family_module(instance.family).OBJECTIVES
-    objective = objective or objectives[0]
+    objective = objectives[0] if objective is None else objective
     if objective not in objectives:
         raise UserInputError("--objective", f"{objective!r} is not an objective of family {instance.family} "
                                             f"(known: {', '.join(objectives)})")
-    solver = solver or module.DEFAULT_SOLVER
+    solver = module.DEFAULT_SOLVER if solver is None else solver
     if solver not in module.BACKENDS:
         raise UserInputError("--solver", f"{instance.family} takes {', '.join(module.BACKENDS)}, not {solver!r}")
-    if time_limit is not None and time_limit <= 0:
-        raise UserInputError("--time-limit", f"must be > 0, got {time_limit}")
+    if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
+        raise UserInputError("--time-limit", f"must be a finite number of seconds > 0, got {time_limit}")
     known = solve_options(instance.family)
     for name in options:
         if name not in known:

@@ -138,3 +138,79 @@ def test_input_errors_survive_a_worker_process():
                   ModelTooLarge("too many start variables")):
         back = pickle.loads(pickle.dumps(error))
         assert type(back) is type(error) and str(back) == str(error) and back.field == error.field
+
+
+def _one_clear_line(out, *parts: str) -> None:
+    assert out.returncode == 2 and out.stdout == "", (out.returncode, out.stdout, out.stderr)
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr, out.stderr
+    assert all(part in out.stderr for part in parts), out.stderr
+
+
+PCMAX_TEXT = '{"family": "pcmax", "format_version": 1, "machines": 2, "jobs": [3, 4, 5]}'
+
+
+@pytest.mark.parametrize("raw, message", [
+    (PCMAX_TEXT.replace('"jobs"', '"name": "\xff", "jobs"').encode("latin-1"), "is not UTF-8 text (byte 65 is 0xff)"),
+    (PCMAX_TEXT.encode("utf-16"), "is not UTF-8 text (byte 0 is 0xff)"),
+    (("[" * 100_000 + "]" * 100_000).encode(), "nests JSON arrays or objects too deeply"),
+    (PCMAX_TEXT.replace("[3,", "[" + "9" * 5_000 + ",").encode(), "jobs[0]: must be <= 2^40"),
+    (PCMAX_TEXT.replace('"machines": 2', '"machines": 2, "machines": 3').encode(), "machines: appears twice"),
+    (PCMAX_TEXT.replace('"jobs"', '"note": NaN, "jobs"').encode(), "NaN is not a JSON number"),
+    (PCMAX_TEXT.replace('"jobs"', '"note": -Infinity, "jobs"').encode(), "-Infinity is not a JSON number"),
+])
+def test_files_python_reads_leniently_are_one_clear_error(tmp_path, raw, message):
+    """Strict JSON: what Python's json takes (NaN, a repeated key) or raises
+    on (bytes not UTF-8, deep nesting, an integer of 5,000 digits) is one
+    line, from every command that reads an instance or a schedule."""
+    path = tmp_path / "bad.json"
+    path.write_bytes(raw)
+    good = write_json(tmp_path, "good.json", EXAMPLES["pcmax"])
+    schedule = write_json(tmp_path, "s.json", {"jobs": [{"machine": 0, "start": 0}] * 3})
+    for command in (["solve", path, "--time-limit", "1"], ["heuristic", "lpt", path], ["validate", path, schedule]):
+        _one_clear_line(run_cli(*command), message)
+    # read as a schedule: the same message, but for the integer, which the schedule's own check names
+    _one_clear_line(run_cli("validate", good, path), *([] if "2^40" in message else [message]))
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "1e309", "-inf", "0", "-1", "abc"])
+def test_every_duration_option_is_a_finite_number_of_seconds(tmp_path, value):
+    """NaN and infinity pass click's FloatRange; an infinite --time-limit
+    would break its promise, a NaN one reached the solvers."""
+    path = write_json(tmp_path, "p.json", EXAMPLES["pcmax"])
+    for command, option in ((["solve", path], "--time-limit"), (["heuristic", "lpt", path], "--time-limit"),
+                            (["claims", "ledger", "dssp", "--instances", "0"], "--time-limit"),
+                            (["worst", "lpt", "--family", "pcmax"], "--time-limit"),
+                            (["worst", "lpt", "--family", "pcmax"], "--budget"),
+                            (["certify", path], "--time-limit")):
+        _one_clear_line(run_cli(*command, option, value), option)
+    if value not in ("0", "abc"):
+        _one_clear_line(run_cli("claims", "check", path, "--search", value), "--search")
+
+
+def test_the_solve_function_refuses_a_time_limit_that_is_not_finite():
+    from schedbench.solvers import solve
+
+    instance = parse_instance(EXAMPLES["pcmax"])
+    for limit in (float("nan"), float("inf")):
+        with pytest.raises(UserInputError, match="--time-limit: must be a finite number of seconds > 0"):
+            solve(instance, time_limit=limit)
+
+
+@pytest.mark.parametrize("option", ["--objective", "--solver"])
+def test_an_empty_objective_or_solver_is_refused_not_defaulted(tmp_path, option):
+    out = run_cli("solve", write_json(tmp_path, "p.json", EXAMPLES["pcmax"]), option, "", "--time-limit", "1")
+    _one_clear_line(out, f"{option}: ")
+
+
+def test_schedule_out_into_no_directory_is_refused_before_solving(tmp_path):
+    path = write_json(tmp_path, "p.json", EXAMPLES["pcmax"])
+    for command in (["solve", path, "--time-limit", "1"], ["heuristic", "lpt", path]):
+        _one_clear_line(run_cli(*command, "--schedule-out", tmp_path / "none" / "s.json"),
+                        "--schedule-out: cannot write", "does not exist")
+
+
+def test_a_workflow_task_without_succ_is_refused_not_read_as_a_leaf(tmp_path):
+    document = copy.deepcopy(EXAMPLES["workflow"])
+    del document["jobs"][0]["tasks"][1]["succ"]
+    out = run_cli("solve", write_json(tmp_path, "w.json", document), "--time-limit", "1")
+    _one_clear_line(out, "jobs[0].tasks[1].succ: is missing")

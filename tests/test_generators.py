@@ -11,7 +11,7 @@ from schedbench.model import instance_to_json, parse_instance
 from schedbench.validator import validate
 from schedbench.heuristics import registry
 
-from conftest import SHARED
+from conftest import SHARED, run_cli
 
 TRACES = SHARED / "traces"
 
@@ -122,3 +122,19 @@ def test_planted_pcmax_instances_fill_every_machine_exactly():
     assert validate(inst, Schedule(found.machine, found.start)) == []
     with pytest.raises(InstanceError, match="jobs"):
         planted(0, jobs=5, machines=6)
+
+
+def test_a_trace_comment_that_is_not_utf8_is_read_and_a_data_line_that_is_not_is_refused(tmp_path):
+    """Archived traces' header comments are free text, some Latin-1: they
+    must not make a trace unreadable; a data line's bytes stay numbers or
+    the trace is one clear error."""
+    job = b"1 0 0 10 2 -1 -1 2 10 -1 1 1 1 -1 1 -1 -1 -1\n"
+    trace = tmp_path / "latin1.swf"
+    trace.write_bytes(b"; Computer: Universit\xe9\n" + job)
+    inst = campaigns_from_swf(trace, gap=1200)
+    assert inst.machines == 2 and [c.jobs for u in inst.users for c in u.campaigns] == [(10, 10)]
+    assert inst.meta["computer"] == "Universit\ufffd"
+    broken = tmp_path / "broken.swf"
+    broken.write_bytes(job.replace(b"10 2", b"1\xe9 2", 1))
+    out = run_cli("generate", "swf", "--trace", broken)
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr, out.stderr

@@ -2,6 +2,7 @@
 report), the claims and the worst-case search, one module per group; each module lists its click commands in
 ``COMMANDS`` and ``register`` adds them all to the ``schedbench`` group."""
 
+import math
 import pkgutil
 from importlib import import_module
 
@@ -21,6 +22,30 @@ class RegistryCommand(click.Command):
         if self.registry_help:
             with formatter.section("From the family registry"):
                 formatter.write_dl(self.registry_help())
+
+
+class Seconds(click.ParamType):
+    """A duration option: a finite number of seconds, > 0 (or >= 0 where
+    ``zero`` is allowed). click's FloatRange lets nan and inf through, and
+    an infinite --time-limit would break the promise it makes."""
+
+    name = "seconds"
+
+    def __init__(self, zero: bool = False):
+        self.zero = zero
+
+    def convert(self, value, param, ctx) -> float:
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        if not math.isfinite(number) or number < 0 or (number == 0 and not self.zero):
+            self.fail(f"must be a finite number of seconds {'>= 0' if self.zero else '> 0'}, got {value!r}", param, ctx)
+        return number
+
+
+#: The type of every --time-limit and --budget option.
+SECONDS = Seconds()
 
 
 def register(group: click.Group) -> None:

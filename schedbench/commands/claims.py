@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from schedbench.commands import RegistryCommand
+from schedbench.commands import SECONDS, RegistryCommand, Seconds
 from schedbench.commands.worst import machine_range
 from schedbench.errors import UserInputError
 
@@ -46,7 +46,7 @@ def _ledgers_help() -> list[tuple[str, str]]:
               help="Random small instances (the papers' constructions are added; mosp: and Theorem 2's reductions).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--solver", default="cpsat", show_default=True, type=click.Choice(["cpsat", "milp"]))
-@click.option("--time-limit", type=float, default=20.0, show_default=True, help="Seconds per exact solve.")
+@click.option("--time-limit", type=SECONDS, default=20.0, show_default=True, help="Seconds per exact solve.")
 @click.option("--out", type=click.Path(file_okay=False), default="counterexamples", show_default=True,
               help="Where shrunk counterexamples are saved.")
 def ledger(family, count, seed, solver, time_limit, out) -> None:
@@ -73,14 +73,14 @@ def ledger(family, count, seed, solver, time_limit, out) -> None:
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--instances", "count", type=click.IntRange(min=0), default=200, show_default=True,
               help="Random instances (the file's own instances(count, seed), else the family's search start).")
-@click.option("--search", "search_seconds", type=click.FloatRange(min=0), default=0.0, show_default=True,
+@click.option("--search", "search_seconds", type=Seconds(zero=True), default=0.0, show_default=True,
               help="Seconds of adversarial search after them, shared among the claims it can reach "
                    "(from starts the claim covers; a claim about one construction is not searched).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--machines", help="M or A-B: the machines of random and searched instances.")
 @click.option("--max-jobs", type=click.IntRange(min=1), default=12, show_default=True)
 @click.option("--max-value", type=click.IntRange(min=1), default=20, show_default=True)
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+@click.option("--time-limit", type=SECONDS, default=10.0, show_default=True,
               help="Seconds per exact solve; an instance not proven within it is skipped.")
 @click.option("--out", type=click.Path(file_okay=False), default="counterexamples", show_default=True,
               help="Where shrunk counterexamples are saved.")

@@ -6,6 +6,7 @@ import time
 
 import click
 
+from schedbench.commands import SECONDS
 from schedbench.errors import UserInputError
 
 
@@ -27,7 +28,7 @@ def _table_path(table):
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
 @click.option("--objective", "objectives", multiple=True,
               help="Objective to certify (repeatable); default: every objective of the instance's family.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+@click.option("--time-limit", type=SECONDS, default=10.0, show_default=True,
               help="Seconds per backend per (instance, objective).")
 @click.option("--table", type=click.Path(dir_okay=False), default=None,
               help="Known-values table; default: the shipped instances/corpus/known_values.csv.")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from schedbench.commands import RegistryCommand
+from schedbench.commands import SECONDS, RegistryCommand
 from schedbench.errors import UserInputError
 from schedbench.search import STRATEGIES
 
@@ -39,7 +39,7 @@ def _heuristics_help() -> list[tuple[str, str]]:
               help="At most this many jobs (tasks in dssp and workflow).")
 @click.option("--max-value", type=click.IntRange(min=1), default=20, show_default=True,
               help="The largest integer a move writes (lengths, times, counts).")
-@click.option("--budget", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--budget", type=SECONDS, default=None,
               help="Seconds for the search and the shrinking of its best instance (three quarters and one); "
                    "a solve running at the end may add up to --time-limit. Default: 60, or none with --evaluations.")
 @click.option("--evaluations", type=click.IntRange(min=1), default=None,
@@ -51,7 +51,7 @@ def _heuristics_help() -> list[tuple[str, str]]:
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="Processes running the chains.")
 @click.option("--cluster", help="Run the chains on the Dask scheduler at this address instead.")
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=5.0, show_default=True,
+@click.option("--time-limit", type=SECONDS, default=5.0, show_default=True,
               help="Seconds per exact solve; an instance not proven within it is skipped.")
 @click.option("--out", type=click.Path(file_okay=False), help="Save the instance and the search's trajectory here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")

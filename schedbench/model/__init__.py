@@ -7,7 +7,6 @@ machines, as the family counts them), ``schedule_to_json`` and
 says what the other folders hold), so adding one edits nothing here.
 """
 
-import json
 import pkgutil
 from importlib import import_module
 from pathlib import Path
@@ -16,6 +15,7 @@ from typing import Any
 
 from schedbench.errors import InstanceError, ScheduleFormatError
 from schedbench.model import fields
+from schedbench.model.strict_json import read_json
 from schedbench.schedule import Schedule
 
 
@@ -51,19 +51,8 @@ def parse_instance(obj: Any):
     return module.parse(obj)
 
 
-def read_json(path: str | Path, error=InstanceError) -> Any:
-    try:
-        text = Path(path).read_text()
-    except OSError as exc:
-        raise error("", f"cannot read {path}: {exc.strerror}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise error("", f"{path} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
-
-
 def load_instance(path: str | Path):
-    return parse_instance(read_json(path))
+    return parse_instance(read_json(path, InstanceError))
 
 
 def instance_to_json(instance) -> dict[str, Any]:

@@ -276,7 +276,7 @@ def _task(raw: Any, where: str, count: int, widest: dict[str, int]) -> Task:
         raise InstanceError(f"{where}.kind", f"no cluster offers kind {kind!r} (kinds: {', '.join(sorted(widest))})")
     if cores > widest[kind]:
         raise InstanceError(f"{where}.cores", f"{cores} cores, but the largest {kind} cluster has {widest[kind]}")
-    succ = fields.json_list(raw.get("succ", []), f"{where}.succ", non_empty=False)
+    succ = fields.json_list(fields.required(raw, "succ", where), f"{where}.succ", non_empty=False)
     for s, index in enumerate(succ):
         if not fields.is_int(index) or not 0 <= index < count:
             raise InstanceError(f"{where}.succ[{s}]", f"must be a task index of the same job in 0..{count - 1}, "

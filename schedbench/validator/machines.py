@@ -74,7 +74,7 @@ def check_machines(lengths: Sequence[int], machines: int, schedule: Schedule,
         if not machine_ok[j]:
             out.append(Violation("machine-range", name(j), f"machine {schedule.machine[j]!r} is not in 0..{machines - 1}"))
         else:
-            out.append(Violation("start", name(j), f"start {schedule.start[j]!r} is not an integer >= 0"))
+            out.append(Violation("start", name(j), f"start {schedule.start[j]!r} is not an integer in [0, 2^62)"))
     jobs = np.flatnonzero(machine_ok & start_ok)
     jobs = jobs[np.lexsort((jobs, end[jobs], start[jobs], machine[jobs]))]  # by machine, then start, end, job
     first, second = jobs[:-1], jobs[1:]
