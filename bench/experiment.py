@@ -13,6 +13,7 @@ import hashlib
 import inspect
 import itertools
 import json
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -295,10 +296,10 @@ def _heuristics(family: str, grid: dict, where: str) -> list[tuple[str, str, dic
         names = list(known)
     if not isinstance(names, list):
         raise UserInputError(f"{where}.heuristics", f"must be \"all\" or an array of names, got {names!r}")
-    for name in names:
-        if name not in known:
-            raise UserInputError(f"{where}.heuristics", f"unknown {family} heuristic {name!r} "
-                                                        f"(known: {', '.join(known) or 'none'})")
+    for index, name in enumerate(names):
+        if not isinstance(name, str) or name not in known:
+            raise UserInputError(f"{where}.heuristics[{index}]", f"unknown {family} heuristic {name!r} "
+                                                                 f"(known: {', '.join(known) or 'none'})")
     axes = grid.get("heuristic_options", {})
     _table(axes, f"{where}.heuristic_options")
     for key, values in axes.items():
@@ -323,14 +324,19 @@ def _solvers(entries: Any, where: str, family: str, objectives: list[str]) -> li
         if name == "portfolio" and family != "pcmax" and objectives != ["unconstrained-makespan"]:
             raise UserInputError(f"{place}.name", "the portfolio solves P||Cmax problems only (pcmax, or mosp's "
                                                   "unconstrained-makespan); other models take cpsat or milp")
-        limit = entry.get("time_limit", DEFAULT_TIME_LIMIT)
-        if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
-            raise UserInputError(f"{place}.time_limit", f"must be a number of seconds > 0, got {limit!r}")
+        limit = _seconds(entry.get("time_limit", DEFAULT_TIME_LIMIT), f"{place}.time_limit")
         workers = entry.get("workers", 1)
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise UserInputError(f"{place}.workers", f"must be an integer >= 1, got {workers!r}")
-        out.append(("solver", name, {"workers": workers}, float(limit)))
+        out.append(("solver", name, {"workers": workers}, limit))
     return out
+
+
+def _seconds(value: Any, where: str) -> float:
+    """A time limit: a finite number of seconds > 0 (TOML has nan and inf)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        raise UserInputError(where, f"must be a finite number of seconds > 0, got {value!r}")
+    return float(value)
 
 
 def _claims_task(experiment: str, entry: dict, where: str) -> Task:
@@ -346,8 +352,7 @@ def _claims_task(experiment: str, entry: dict, where: str) -> Task:
             raise UserInputError(f"{where}.{key}", f"must be an integer >= 0, got {value!r}")
     if options["solver"] not in ("cpsat", "milp"):
         raise UserInputError(f"{where}.solver", f"must be cpsat or milp, got {options['solver']!r}")
-    if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
-        raise UserInputError(f"{where}.time_limit", f"must be a number of seconds > 0, got {limit!r}")
+    _seconds(limit, f"{where}.time_limit")
     spec = InstanceSpec(family, "claims", options, options["seed"])
     cell = Cell(cell_id(spec, algorithm_key(None, "claims", family, {}, float(limit))), spec, None, "claims", family, {},
                 float(limit), (), False)
