@@ -74,7 +74,7 @@ def test_fifo_job_keeps_a_job_together_where_fifo_task_does_not():
     # J0 is a chain a -> b, J1 one task, all length 1, both at 0. When b becomes ready at 1,
     # J1's task has been ready since 0 (FIFO Task runs it first), but J0 arrived first (FIFO Job).
     chain = {"arrival": 0, "tasks": [{"exec": 1, "cores": 1, "kind": "K", "succ": [1]},
-                                     {"exec": 1, "cores": 1, "kind": "K"}]}
+                                     {"exec": 1, "cores": 1, "kind": "K", "succ": []}]}
     inst = workflow(ONE_CORE, [chain, single(1)])
     assert simulate(inst, "fifo-task").start == (0, 2, 1)
     assert simulate(inst, "fifo-job").start == (0, 1, 2)
@@ -152,7 +152,7 @@ def test_network_delays_follow_the_thin_tree():
         Network(Fraction(0))
     clusters = [{"cores": 1, "kind": "K1"}, {"cores": 1, "kind": "K2"}, {"cores": 1, "kind": "K1"}]
     chain = {"arrival": 0, "tasks": [{"exec": 2, "cores": 1, "kind": "K1", "succ": [1]},
-                                     {"exec": 1, "cores": 1, "kind": "K2"}]}
+                                     {"exec": 1, "cores": 1, "kind": "K2", "succ": []}]}
     inst = workflow(clusters, [chain], network=[[0, 1], [2]])
     seen = set()
     for seed in range(20):
@@ -241,7 +241,7 @@ def test_heuristic_command_with_network_and_estimates(tmp_path):
 def test_network_critical_path_counts_the_delays_between_clusters():
     clusters = [{"cores": 1, "kind": "K1"}, {"cores": 1, "kind": "K2"}]
     chain = {"arrival": 3, "tasks": [{"exec": 2, "cores": 1, "kind": "K1", "succ": [1]},
-                                     {"exec": 1, "cores": 1, "kind": "K2"}]}
+                                     {"exec": 1, "cores": 1, "kind": "K2", "succ": []}]}
     inst = workflow(clusters, [chain])
     schedule = simulate(inst, "pslr", network=Network(Fraction(1, 5)))  # a on 0, b on 1: data 8, one level
     assert schedule.start == (3, 13)

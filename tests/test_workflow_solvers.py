@@ -95,15 +95,15 @@ def test_domains_clusters_and_orderings():
     # use the first r + 1; the 3-core task fits the wide cluster only. Tasks 1 and 2 are twins (same data,
     # same predecessor).
     job = {"arrival": 0, "tasks": [{"exec": 1, "cores": 1, "kind": "K", "succ": [1, 2]},
-                                   {"exec": 2, "cores": 2, "kind": "K"}, {"exec": 2, "cores": 2, "kind": "K"},
-                                   {"exec": 2, "cores": 3, "kind": "K"}]}
+                                   {"exec": 2, "cores": 2, "kind": "K", "succ": []}, {"exec": 2, "cores": 2, "kind": "K", "succ": []},
+                                   {"exec": 2, "cores": 3, "kind": "K", "succ": []}]}
     twins = parse_instance({"family": "workflow", "format_version": 1, "colocate": False,
                             "clusters": [{"cores": 2, "kind": "K"}] * 3 + [{"cores": 3, "kind": "K"}], "jobs": [job]})
     assert eligible_clusters(twins) == [[0, 3], [0, 1, 3], [0, 1, 2, 3], [3]]
     assert (1, 2, 0) in orderings(twins)
     # Under SPEC's rule the job is one group whose widest task needs the wide cluster; a second job's
     # group of 2-core tasks is the first to fit the identical clusters, so it may use only the first.
-    narrow = {"arrival": 0, "tasks": [{"exec": 1, "cores": 2, "kind": "K"}, {"exec": 1, "cores": 1, "kind": "K"}]}
+    narrow = {"arrival": 0, "tasks": [{"exec": 1, "cores": 2, "kind": "K", "succ": []}, {"exec": 1, "cores": 1, "kind": "K", "succ": []}]}
     together = parse_instance({"family": "workflow", "format_version": 1,
                                "clusters": [{"cores": 2, "kind": "K"}] * 3 + [{"cores": 3, "kind": "K"}],
                                "jobs": [job, narrow]})
@@ -116,7 +116,7 @@ def test_placement_rule_changes_the_optimum(solver, colocate, optimum):
     """The issue's instance: two 1-core clusters and a job of two independent
     5-unit tasks. Kept together (SPEC's default) they run one after the
     other, max-SLR 2; ``"colocate": false`` lets them run side by side, 1."""
-    task = {"exec": 5, "cores": 1, "kind": "K"}
+    task = {"exec": 5, "cores": 1, "kind": "K", "succ": []}
     inst = parse_instance({"family": "workflow", "format_version": 1, "colocate": colocate,
                            "clusters": [{"cores": 1, "kind": "K"}] * 2, "jobs": [{"arrival": 0, "tasks": [task, task]}]})
     result = solve(inst, solver=solver, time_limit=20)
@@ -198,7 +198,7 @@ def test_empty_workflow_is_optimal_at_zero(solver):
 
 def test_milp_refuses_oversized_instances():
     long = {"arrival": 0, "tasks": [{"exec": 1000, "cores": 1, "kind": "K", "succ": [1]},
-                                    {"exec": 1000, "cores": 1, "kind": "K"}]}
+                                    {"exec": 1000, "cores": 1, "kind": "K", "succ": []}]}
     inst = parse_instance({"family": "workflow", "format_version": 1, "clusters": [{"cores": 1, "kind": "K"}],
                            "jobs": [long] * 30})
     with pytest.raises(UserInputError, match="^--solver:.*use --solver cpsat"):
@@ -235,7 +235,7 @@ def test_energy_rows_make_the_choice_of_clusters_a_knapsack():
     """Four 2-unit tasks due at 2 on a 1-core and a 2-core cluster: the
     cumulatives see no overload until clusters are chosen, the rows say at
     most one fits the first and two the second, so the question is refuted."""
-    task = {"exec": 2, "cores": 1, "kind": "K"}
+    task = {"exec": 2, "cores": 1, "kind": "K", "succ": []}
     inst = parse_instance({"family": "workflow", "format_version": 1,
                            "clusters": [{"cores": 1, "kind": "K"}, {"cores": 2, "kind": "K"}],
                            "jobs": [{"arrival": 0, "tasks": [task]}] * 4})
@@ -290,11 +290,11 @@ def test_energy_rows_stay_within_64_bit_sums():
     without them (two full-width tasks per cluster at most: max-SLR 2)."""
     big = 2 ** 24
     for exec_ in (2 ** 40, 2 ** 38):
-        wide = {"exec": exec_, "cores": big, "kind": "K"}
+        wide = {"exec": exec_, "cores": big, "kind": "K", "succ": []}
         inst = parse_instance({"family": "workflow", "format_version": 1,
                                "clusters": [{"cores": big, "kind": "K"}] * 2,
                                "jobs": [{"arrival": 0, "tasks": [wide]}, {"arrival": 0, "tasks": [wide]},
-                                        {"arrival": 0, "tasks": [wide, {"exec": 1, "cores": 1, "kind": "K"}]}]})
+                                        {"arrival": 0, "tasks": [wide, {"exec": 1, "cores": 1, "kind": "K", "succ": []}]}]})
         result = solve(inst, solver="cpsat", time_limit=20)
         assert result.status == OPTIMAL and result.objective == 2
         assert_sound(inst, result)
