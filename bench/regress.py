@@ -68,7 +68,7 @@ def evaluate(call: Callable, name: str, instance, entries: Sequence[Entry], chec
         schedule = call(instance)
     except UserInputError:
         return []
-    except Exception as exc:  # a crash is a regression to report, not a reason to stop the replay
+    except (Exception, SystemExit) as exc:  # a crash or an exit is a regression to report, not a reason to stop
         return [Outcome(e, name, problem=f"error: {type(exc).__name__}: {exc}") for e in entries]
     return [_score(instance, schedule, entry, name, checked_as) for entry in entries]
 

@@ -153,6 +153,9 @@ def dask_client(cluster: Any):
         return Client(cluster, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as exc:
         raise UserInputError("--cluster", f"no Dask scheduler answers at {cluster}: {exc}") from None
+    except ValueError as exc:  # an address Dask cannot parse (no port, unknown protocol)
+        raise UserInputError("--cluster", f"{cluster!r} is not a scheduler address such as "
+                                          f"tcp://host:8786: {exc}") from None
 
 
 def dask_workers(client: Any) -> int:

@@ -27,7 +27,7 @@ def import_file(path: str | Path, field: str) -> ModuleType:
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:  # the user's code: one line, not a traceback
+    except (Exception, SystemExit) as exc:  # the user's code: one line, not a traceback nor its exit
         del sys.modules[name]
         raise UserInputError(field, f"cannot load {path}: {type(exc).__name__}: {exc}") from None
     return module
@@ -43,7 +43,7 @@ def load_function(spec: str, field: str = "--heuristic") -> Callable:
     else:
         try:
             module = import_module(where)
-        except Exception as exc:  # the user's module failed to import
+        except (Exception, SystemExit) as exc:  # the user's module failed to import
             raise UserInputError(field, f"cannot load {where}: {type(exc).__name__}: {exc}") from None
     function = getattr(module, name, None)
     if not callable(function):

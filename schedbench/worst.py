@@ -68,8 +68,19 @@ def ratio_score(family: str, heuristic: str, objective: str, time_limit: float) 
             return None
         if result.status != OPTIMAL:
             return None
-        schedule = run(instance)
-        if families.heuristic_verdict(instance, schedule, objective, registered)[0] != "feasible":
+        if registered is not None:
+            schedule = run(instance)
+            verdict = families.heuristic_verdict(instance, schedule, objective, registered)[0]
+        else:  # the user's code: a crash, an exit or an invalid schedule is what the search found, in one line
+            try:
+                schedule = run(instance)
+                verdict, why = families.heuristic_verdict(instance, schedule, objective, None)
+            except (Exception, SystemExit) as exc:
+                raise UserInputError("HEURISTIC", f"{heuristic} failed on a {family} instance: "
+                                                  f"{type(exc).__name__}: {exc}") from None
+            if verdict == "invalid":
+                raise UserInputError("HEURISTIC", f"{heuristic} returned an invalid schedule: {why}")
+        if verdict != "feasible":
             return None
         try:
             value = families.objective_value(instance, schedule, objective, time_limit)

@@ -482,3 +482,11 @@ def test_local_workers_start_afresh_and_take_their_settings_from_the_environment
     assert set(map_unordered(_cpsat_workers, [0, 1], workers=2)) == {3}
     settings.use_cpsat_workers(1)
     assert settings.CPSAT_WORKERS == 1 and set(map_unordered(_cpsat_workers, [0, 1], workers=2)) == {1}
+
+
+def test_a_cluster_address_dask_cannot_parse_is_one_line(tmp_path):
+    for command in (["run", write(tmp_path, GRID_200), "--store", tmp_path / "s.sqlite", "--no-progress"],
+                    ["worst", "lpt", "--family", "pcmax", "--budget", "1"]):
+        out = run_cli(*command, "--cluster", "notanaddress")
+        assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr, out.stderr
+        assert out.stderr.startswith("schedbench: --cluster: 'notanaddress' is not a scheduler address"), out.stderr

@@ -250,6 +250,13 @@ def test_plot_command_draws_every_figure(store, tmp_path):
         assert screenshot.emptiness(out / f"{name}.png") is None
 
 
+def test_plot_refuses_a_statements_file_in_no_directory_before_drawing(store, tmp_path):
+    out = tmp_path / "figures"
+    done = run_cli("plot", store, "--out", out, "--statements", tmp_path / "none" / "s.md")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "--statements: cannot write" in done.stderr and not out.exists()
+
+
 def test_median_interval_from_order_statistics():
     # n = 100: the 40th and 61st order statistics (coverage 0.9648); n = 10: 2nd and 9th
     low, high, coverage = analysis.median_interval([F(i) for i in range(1, 101)])

@@ -6,6 +6,8 @@ import json
 import random
 from fractions import Fraction
 
+import pytest
+
 from schedbench.claims.user import Case, load
 from schedbench.instances.pcmax import search_start
 from schedbench.model import instance_to_json, parse_instance
@@ -229,6 +231,23 @@ def test_worst_refuses_bad_options_naming_them():
     assert out.returncode == 2 and "HEURISTIC" in out.stderr
 
 
+@pytest.mark.parametrize("body, message", [
+    ("def schedule(instance):\n    raise RuntimeError('boom')\n", "failed on a pcmax instance: RuntimeError: boom"),
+    ("def schedule(instance):\n    return 42\n", "failed on a pcmax instance: "),
+    ("import sys\n\n\ndef schedule(instance):\n    sys.exit(3)\n", "failed on a pcmax instance: SystemExit: 3"),
+    ("from schedbench.schedule import Schedule\n\n\ndef schedule(instance):\n"
+     "    return Schedule((0,) * len(instance.jobs), (0,) * len(instance.jobs))\n", "returned an invalid schedule: overlap"),
+])
+def test_a_users_function_that_fails_or_schedules_wrongly_ends_worst_in_one_line(tmp_path, body, message):
+    """What the search found in the user's code is the answer, not a traceback
+    nor a silent skip (an invalid schedule was counted as "not proven")."""
+    (tmp_path / "mine.py").write_text(body)
+    out = run_cli("worst", f"{tmp_path / 'mine.py'}:schedule", "--family", "pcmax", "--machines", "2",
+                  "--evaluations", "3", "--time-limit", "1")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr, out.stderr
+    assert out.stderr.startswith("schedbench: HEURISTIC: ") and message in out.stderr, out.stderr
+
+
 def test_worst_takes_a_users_function_and_an_unbounded_ratio_ends_the_search(tmp_path):
     """A DSSP schedule that runs nothing earns 0 where the optimum is positive: OPT / 0 is unbounded."""
     (tmp_path / "idle.py").write_text("from schedbench.schedule import Schedule\n\n\n"
@@ -280,6 +299,16 @@ def test_a_bad_claim_file_is_one_line_naming_it(tmp_path):
                     "k.bool: the check must return a Check, got bool"),
         "unknown": (header + "CLAIMS = [Claim('k.h', 's', lambda i: True, lambda c: c.value('nosuch'), PROJECT)]\n",
                     "pcmax has no heuristic 'nosuch'"),
+        "text_ratio": (header + "CLAIMS = [Claim('k.t', 's', lambda i: True, lambda c: Check(True, 'big'), PROJECT)]\n",
+                       "k.t: the Check's ratio must be None, an int or a Fraction (exact), got 'big'"),
+        "float_ratio": (header + "CLAIMS = [Claim('k.f', 's', lambda i: True, lambda c: Check(True, 1.5), PROJECT)]\n",
+                        "got 1.5"),
+        "exits": (header + "import sys\nCLAIMS = [Claim('k.x', 's', lambda i: True, lambda c: sys.exit(5), PROJECT)]\n",
+                  "k.x: raised SystemExit: 5"),
+        "exits_at_import": ("import sys\nsys.exit(4)\n", "cannot load"),
+        "instances": (header + "def instances(count, seed):\n    return 5\n"
+                      "CLAIMS = [Claim('k.i', 's', lambda i: True, lambda c: Check(True, None), PROJECT)]\n",
+                      "instances: must return a list of instances or their JSON, got int"),
     }
     for name, (body, message) in bodies.items():
         path = tmp_path / f"{name}.py"

@@ -91,7 +91,11 @@ class ClaimFile:
         if own is None:
             rng = random.Random(seed)
             return [draw_start(self.family, rng, limits) for _ in range(count)]
-        return [_instance(item, self.path, index) for index, item in enumerate(_called(own, self.path, count, seed))]
+        items = _called(own, self.path, count, seed, field=f"{self.path.name}: instances")
+        if isinstance(items, (str, bytes, dict)) or not hasattr(items, "__iter__"):
+            raise UserInputError(f"{self.path.name}: instances", f"must return a list of instances or their JSON, "
+                                                                f"got {type(items).__name__}")
+        return [_instance(item, self.path, index) for index, item in enumerate(items)]
 
 
 def load(path: str | Path) -> ClaimFile:
@@ -114,6 +118,9 @@ def _guarded(claim: Claim, file: str) -> Claim:
         found = _called(claim.check, file, case, field=f"{file}: {claim.key}")
         if not isinstance(found, Check):
             raise UserInputError(f"{file}: {claim.key}", f"the check must return a Check, got {type(found).__name__}")
+        if found.ratio is not None and (isinstance(found.ratio, bool) or not isinstance(found.ratio, (int, Fraction))):
+            raise UserInputError(f"{file}: {claim.key}", f"the Check's ratio must be None, an int or a Fraction "
+                                                         f"(exact), got {found.ratio!r}")
         return found
 
     def applies(instance) -> bool:
@@ -128,7 +135,7 @@ def _called(function: Callable, file, *args, field: str | None = None) -> Any:
         return function(*args)
     except (NotProven, UserInputError):
         raise
-    except Exception as exc:  # the user's code
+    except (Exception, SystemExit) as exc:  # the user's code: its error or its exit, in one line
         raise UserInputError(field or str(file), f"raised {type(exc).__name__}: {exc}") from None
 
 

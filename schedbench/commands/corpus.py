@@ -3,6 +3,7 @@ heuristics' regression test against it."""
 
 import sys
 import time
+from pathlib import Path
 
 import click
 
@@ -102,6 +103,8 @@ def regress(update, family, spec, table, baseline) -> None:
     if family is not None and family not in FAMILIES:
         raise UserInputError("--family", f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
     path = _table_path(table)
+    if not Path(path).is_file():  # nothing to replay: refused, not an empty pass
+        raise UserInputError("--table", f"no file {path}")
     if spec is not None:
         if family is None:
             raise UserInputError("--family", "--heuristic needs the family its function schedules")

@@ -35,15 +35,19 @@ def table(store, experiment, form, kind, out) -> None:
     tables = store_tables(read_store(store, experiment).rows, kind)
     text = render(tables, form)
     if out:
-        try:
-            Path(out).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise UserInputError("--out", f"cannot write {out}: {exc.strerror}") from None
+        _write(out, text, "--out")
         click.echo(f"{out}: {sum(len(t.rows) for t in tables)} rows")
     elif tables:
         click.echo(text, nl=False)
     else:
         click.echo(f"{store}: no cells to tabulate", err=True)
+
+
+def _write(path: str, text: str, option: str) -> None:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UserInputError(option, f"cannot write {path}: {exc.strerror}") from None
 
 
 class _FiguresByDefault(click.Group):
@@ -82,6 +86,8 @@ def figures(store, experiment, out, statements_file) -> None:
     from schedbench.bench.plots import draw_all, figure_rows, figure_specs
     from schedbench.bench.statements import verdict_rows
 
+    if statements_file and not Path(statements_file).resolve().parent.is_dir():
+        raise UserInputError("--statements", f"cannot write {statements_file}: its directory does not exist")
     view = read_store(store, experiment)
     specs = figure_specs(view.runs, experiment)
     if not specs:
@@ -96,7 +102,7 @@ def figures(store, experiment, out, statements_file) -> None:
         table = ["| figure | claim | the paper says | verdict | numbers read |", "|---|---|---|---|---|"]
         table += [f"| {r['figure']} | {r['claim']} | {r['text']} | {r['verdict']} | {r['detail']} |"
                   for r in verdict_rows(drawn_all)]
-        Path(statements_file).write_text("\n".join(table) + "\n")
+        _write(statements_file, "\n".join(table) + "\n", "--statements")
 
 
 @plot.command()
