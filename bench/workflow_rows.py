@@ -34,7 +34,8 @@ def cases() -> list[tuple[str, object]]:
         out.append((f"{clusters} identical clusters, {jobs} single tasks", parse_instance(
             {"family": "workflow", "format_version": 1, "colocate": False,
              "clusters": [{"cores": 1, "kind": "K"}] * clusters,
-             "jobs": [{"arrival": rng.randint(0, 50), "tasks": [{"exec": rng.randint(1, 9), "cores": 1, "kind": "K"}]}
+             "jobs": [{"arrival": rng.randint(0, 50),
+                       "tasks": [{"exec": rng.randint(1, 9), "cores": 1, "kind": "K", "succ": []}]}
                       for _ in range(jobs)]})))
     return out
 
