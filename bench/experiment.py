@@ -209,6 +209,9 @@ def _instance_specs(family: str, grid: dict, base: Path, where: str):
     if "instances" in grid:
         if "generator" in grid:
             raise UserInputError(f"{where}.instances", "give a generator or instance files, not both")
+        for key in ("params", "vary", "seeds"):
+            if key in grid:
+                raise UserInputError(f"{where}.{key}", "sets a generator's instances; instance files take none")
         pattern = grid["instances"]
         if not isinstance(pattern, str):
             raise UserInputError(f"{where}.instances", f"must be a glob pattern string, got {pattern!r}")
@@ -232,6 +235,7 @@ def _instance_specs(family: str, grid: dict, base: Path, where: str):
     for key, values in vary.items():
         if not isinstance(values, list) or not values:
             raise UserInputError(f"{where}.vary.{key}", f"must be a non-empty array of values, got {values!r}")
+        _distinct(values, f"{where}.vary.{key}", "the value")
         if key in params:
             raise UserInputError(f"{where}.vary.{key}", "is also a fixed parameter in params")
     seeds = _seeds(grid.get("seeds", 1), f"{where}.seeds")
@@ -256,12 +260,18 @@ def _table(value: Any, where: str) -> None:
         raise UserInputError(where, f"must be a table, got {value!r}")
 
 
+def _distinct(values: list, where: str, what: str) -> None:
+    """Refuse a value given twice: it would be dropped or run twice, never asked for."""
+    for index, value in enumerate(values):
+        if value in values[:index]:
+            raise UserInputError(where, f"repeats {what} {value!r}")
+
+
 def _seeds(value: Any, where: str) -> list[int]:
     if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
         return list(range(value))
     if isinstance(value, list) and value and all(isinstance(s, int) and not isinstance(s, bool) for s in value):
-        if len(set(value)) != len(value):
-            raise UserInputError(where, "repeats a seed")
+        _distinct(value, where, "the seed")
         return value
     raise UserInputError(where, f"must be a count >= 1 or a non-empty array of integer seeds, got {value!r}")
 
@@ -275,7 +285,8 @@ def _objectives(family: str, value: Any, where: str) -> list[str]:
     for name in value:
         if name not in known:
             raise UserInputError(where, f"{name!r} is not an objective of {family} (known: {', '.join(known)})")
-    return list(dict.fromkeys(value))
+    _distinct(value, where, "the objective")
+    return value
 
 
 def _metrics(family: str, value: Any, where: str) -> tuple[str, ...]:
@@ -285,7 +296,8 @@ def _metrics(family: str, value: Any, where: str) -> tuple[str, ...]:
     for name in value:
         if name not in known:
             raise UserInputError(where, f"{name!r} is not a metric of {family} (known: {', '.join(known) or 'none'})")
-    return tuple(dict.fromkeys(value))
+    _distinct(value, where, "the metric")
+    return tuple(value)
 
 
 def _heuristics(family: str, grid: dict, where: str) -> list[tuple[str, str, dict, float | None]]:
@@ -300,19 +312,22 @@ def _heuristics(family: str, grid: dict, where: str) -> list[tuple[str, str, dic
         if not isinstance(name, str) or name not in known:
             raise UserInputError(f"{where}.heuristics[{index}]", f"unknown {family} heuristic {name!r} "
                                                                  f"(known: {', '.join(known) or 'none'})")
+    _distinct(names, f"{where}.heuristics", "the heuristic")
     axes = grid.get("heuristic_options", {})
     _table(axes, f"{where}.heuristic_options")
     for key, values in axes.items():
         if not isinstance(values, list) or not values:
             raise UserInputError(f"{where}.heuristic_options.{key}", f"must be a non-empty array, got {values!r}")
+        _distinct(values, f"{where}.heuristic_options.{key}", "the value")
     keys = list(axes)
     combos = [dict(zip(keys, values)) for values in itertools.product(*(axes[k] for k in keys))]
-    return [("heuristic", name, options, None) for name in dict.fromkeys(names) for options in combos]
+    return [("heuristic", name, options, None) for name in names for options in combos]
 
 
 def _solvers(entries: Any, where: str, family: str, objectives: list[str]) -> list[tuple[str, str, dict, float | None]]:
     if not isinstance(entries, list):
         raise UserInputError(where, "must be an array of tables such as { name = \"cpsat\", time_limit = 10 }")
+    _distinct(entries, where, "the solver")
     out = []
     for index, entry in enumerate(entries):
         place = f"{where}[{index}]"

@@ -113,6 +113,13 @@ def test_quick_overrides_and_overlapping_grids(tmp_path):
     (lambda t: t.replace("time_limit = 20", "time_limit = nan"), "grid[0].solvers[0].time_limit"),
     (lambda t: t.replace("time_limit = 20", "time_limit = inf"), "grid[0].solvers[0].time_limit"),
     (lambda t: t.replace('"mlpt"]', '{ name = "mlpt" }]'), "grid[0].heuristics[3]"),
+    # a value given twice is refused, never dropped nor run twice
+    (lambda t: t.replace('"mlpt"]', '"mlpt", "lpt"]'), "grid[0].heuristics: repeats the heuristic 'lpt'"),
+    (lambda t: t.replace("jobs = [6, 8]", "jobs = [6, 6]"), "grid[0].vary.jobs: repeats the value 6"),
+    (lambda t: t.replace('metrics = ["makespan"]', 'metrics = ["makespan", "makespan"]'), "grid[0].metrics"),
+    (lambda t: t.replace("seeds = 10", "seeds = [1, 1]"), "grid[0].seeds: repeats the seed 1"),
+    (lambda t: t.replace('{ name = "cpsat", time_limit = 20 }', '{ name = "cpsat", time_limit = 20 }, '
+                         '{ name = "cpsat", time_limit = 20 }'), "grid[0].solvers: repeats the solver"),
     (lambda t: t.replace('name = "cpsat"', 'name = "gurobi"'), "grid[0].solvers[0].name"),
     (lambda t: t.replace('metrics = ["makespan"]', 'metrics = ["nope"]'), "grid[0].metrics"),
     (lambda t: t.replace("jobs = [6, 8]", "jobs = 6"), "grid[0].vary.jobs"),
@@ -160,6 +167,9 @@ heuristic_options = { r = ["0.9"] }
     files = files.replace('heuristic_options = { inner = ["lpt", "bogus"] }', "")
     with pytest.raises(UserInputError, match=r"^grid\[0\]\.instances: .* is a \w+ instance, not campaign"):
         load(write(tmp_path, files, "files.toml"))
+    for key in ("seeds = 3", "params = { machines = 2 }"):  # a generator's settings, never silently ignored
+        with pytest.raises(UserInputError, match=rf"^grid\[0\]\.{key.split()[0]}: sets a generator's instances"):
+            load(write(tmp_path, f'[[grid]]\nfamily = "pcmax"\ninstances = "x/*.json"\n{key}\n', "mixed.toml"))
 
 
 def test_run_stores_exact_values_and_resumes(tmp_path):
