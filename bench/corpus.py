@@ -22,6 +22,7 @@ improves its value and bound.
 """
 
 import csv
+import math
 import os
 import shutil
 from contextlib import nullcontext
@@ -117,17 +118,35 @@ def read_csv(path: str | Path, header: tuple[str, ...], option: str, what: str,
 
 
 def _entry(row: dict[str, str]) -> Entry:
+    """One row, refused where it cannot be a certificate (a table edited by hand)."""
+    if row["family"] not in families.names():
+        raise ValueError(f"family must be one of {', '.join(families.names())}, got {row['family']!r}")
+    if row["objective"] not in families.objectives(row["family"]):
+        raise ValueError(f"objective {row['objective']!r} is not one of {row['family']}: "
+                         f"{', '.join(families.objectives(row['family']))}")
     if row["status"] not in STATUSES:
         raise ValueError(f"status must be one of {', '.join(STATUSES)}, got {row['status']!r}")
     if len(row["instance_hash"]) != 64:
         raise ValueError(f"instance_hash must be a sha256 (64 hex digits), got {row['instance_hash']!r}")
-    return Entry(row["instance"], row["family"], row["objective"], row["status"], _exact(row["value"]),
-                 _exact(row["bound"]), row["solvers"], float(row["time_limit"]), row["instance_hash"])
+    entry = Entry(row["instance"], row["family"], row["objective"], row["status"], _exact(row["value"]),
+                  _exact(row["bound"]), row["solvers"], float(row["time_limit"]), row["instance_hash"])
+    if not (math.isfinite(entry.time_limit) and entry.time_limit > 0):
+        raise ValueError(f"time_limit must be a finite number of seconds > 0, got {row['time_limit']!r}")
+    if entry.status == OPT and (entry.value is None or entry.value != entry.bound):
+        raise ValueError(f"an opt entry's value and bound are the optimum, got {row['value']!r} and {row['bound']!r}")
+    return entry
 
 
 def read_table(path: str | Path) -> Table:
-    """The table at ``path`` (empty if the file does not exist yet)."""
-    return {e.key: e for e in read_csv(path, HEADER, "--table", "a known-values table", _entry)}
+    """The table at ``path`` (empty if the file does not exist yet); an
+    instance and objective certified twice is refused, not overwritten."""
+    table: Table = {}
+    for line, entry in enumerate(read_csv(path, HEADER, "--table", "a known-values table", _entry), start=2):
+        if entry.key in table:
+            raise UserInputError("--table", f"{path} line {line}: {entry.instance} {entry.objective} "
+                                            f"is certified twice")
+        table[entry.key] = entry
+    return table
 
 
 def write_csv(path: str | Path, header: Sequence[str], rows: Iterable[Sequence]) -> None:

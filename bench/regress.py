@@ -50,9 +50,22 @@ class Outcome:
 
 
 def read_baseline(path: str | Path) -> Baseline:
-    rows = read_csv(path, HEADER, "--baseline", "a ratio baseline",
-                    lambda r: ((r["instance"], r["objective"], r["heuristic"]), Fraction(r["ratio"])))
-    return dict(rows)
+    rows = read_csv(path, HEADER, "--baseline", "a ratio baseline", _baseline_row)
+    baseline: Baseline = {}
+    for line, (key, ratio) in enumerate(rows, start=2):
+        if key in baseline:
+            raise UserInputError("--baseline", f"{path} line {line}: {' '.join(key)} is given twice")
+        baseline[key] = ratio
+    return baseline
+
+
+def _baseline_row(row: dict[str, str | None]) -> tuple[tuple[str, str, str], Fraction]:
+    if row["ratio"] is None:
+        raise ValueError("the row has no ratio column")
+    ratio = Fraction(row["ratio"])
+    if ratio < 0:
+        raise ValueError(f"ratio must be >= 0 (heuristic / optimum), got {row['ratio']!r}")
+    return (row["instance"], row["objective"], row["heuristic"]), ratio
 
 
 def write_baseline(path: str | Path, baseline: Baseline) -> None:

@@ -214,6 +214,13 @@ def shipped_with(column: str, text: str) -> str:
     ("table", shipped_with("status", "optimal"), "status must be one of opt, best, bestdual, infeasible, got 'optimal'"),
     ("table", shipped_with("instance_hash", ""), "instance_hash must be a sha256 (64 hex digits), got ''"),
     ("baseline", "pcmax/uniform-n8-m2-s0.json,makespan,lpt,x\n", "Invalid literal for Fraction: 'x'"),
+    # rows that cannot be certificates, refused rather than read (a table edited by hand)
+    ("table", shipped_with("family", "zzz"), "family must be one of"),
+    ("table", shipped_with("objective", "flowtime"), "objective 'flowtime' is not one of pcmax: makespan"),
+    ("table", shipped_with("time_limit", "-1"), "time_limit must be a finite number of seconds > 0, got '-1'"),
+    ("table", shipped_with("bound", "30"), "an opt entry's value and bound are the optimum"),
+    ("baseline", "pcmax/uniform-n8-m2-s0.json,makespan,lpt,-1\n", "ratio must be >= 0"),
+    ("baseline", "pcmax/uniform-n8-m2-s0.json,makespan\n", "the row has no ratio column"),
 ])
 def test_a_malformed_table_or_baseline_is_one_line_naming_the_line(tmp_path, bad_file, row, message):
     paths = {name: tmp_path / f"{name}.csv" for name in HEADERS}
@@ -223,6 +230,18 @@ def test_a_malformed_table_or_baseline_is_one_line_naming_the_line(tmp_path, bad
     result = run_cli("regress", "--family", "pcmax", "--table", paths["table"], "--baseline", paths["baseline"])
     assert result.returncode == 2, result.stderr
     assert f"{paths[bad_file]} line 2: {message}" in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_row_given_twice_is_refused_not_overwritten(tmp_path):
+    paths = {name: tmp_path / f"{name}.csv" for name in HEADERS}
+    for name, path in paths.items():
+        path.write_text(HEADERS[name] + GOOD[name] * 2)
+    shutil.copytree(default_table().parent / "pcmax", tmp_path / "pcmax")
+    result = run_cli("regress", "--family", "pcmax", "--table", paths["table"])
+    assert result.returncode == 2 and f"{paths['table']} line 3: " in result.stderr and "certified twice" in result.stderr
+    paths["table"].write_text(HEADERS["table"] + GOOD["table"])
+    result = run_cli("regress", "--family", "pcmax", "--table", paths["table"], "--baseline", paths["baseline"])
+    assert result.returncode == 2 and f"{paths['baseline']} line 3: " in result.stderr and "given twice" in result.stderr
 
 
 def test_an_instance_file_edited_since_certification_is_refused(tmp_path):
