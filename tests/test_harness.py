@@ -369,6 +369,19 @@ def test_bad_batch_and_missing_store(tmp_path):
     assert out.returncode == 2 and "no results store" in out.stderr
 
 
+def test_merge_checks_every_source_before_it_writes(tmp_path):
+    """A bad source found halfway left OUT half merged; a missing one left an empty OUT."""
+    good = tmp_path / "good.sqlite"
+    assert run_cli("run", write(tmp_path, GRID_200.replace("seeds = 10", "seeds = 1")), "--store", good,
+                   "--no-progress").returncode == 0
+    (tmp_path / "text.sqlite").write_text("not a database")
+    for sources, message in (([good, tmp_path / "text.sqlite"], "is not a schedbench results store"),
+                             ([tmp_path / "none.sqlite"], "no results store")):
+        out = run_cli("merge", tmp_path / "out.sqlite", *sources)
+        assert out.returncode == 2 and message in out.stderr and out.stderr.count("\n") == 1, out.stderr
+        assert not (tmp_path / "out.sqlite").exists()
+
+
 def test_export_csv_and_parquet_keep_exact_values(tmp_path):
     import csv
 

@@ -82,10 +82,13 @@ def merge(out, stores) -> None:
     """
     from schedbench.bench.store import Store
 
+    for path in stores:  # every source is checked before OUT is touched: no half merge, no empty OUT left
+        if Path(path).resolve() == Path(out).resolve():
+            raise UserInputError("STORES", f"{path} is the output store itself")
+        with Store(path, create=False):
+            pass
     with Store(out) as db:
         for path in stores:
-            if Path(path).resolve() == Path(out).resolve():
-                raise UserInputError("STORES", f"{path} is the output store itself")
             added, differ = db.merge(path)
             click.echo(f"{path}: {added} cells added" + (f", {len(differ)} differ from the stored ones" if differ
                                                           else ""))
