@@ -197,7 +197,8 @@ def _grid_tasks(experiment: str, grid: dict, base: Path, where: str) -> list[Tas
                   + _solvers(grid.get("solvers", []), f"{where}.solvers", family, objectives))
     if not algorithms:
         raise UserInputError(f"{where}.heuristics", "a grid needs heuristics or solvers to run")
-    _probe(family, specs, [(name, options) for kind, name, options, _ in algorithms if kind == "heuristic"], where)
+    _probe(family, specs, [(name, options) for kind, name, options, _ in algorithms if kind == "heuristic"], where,
+           set(grid.get("vary", {})))
     asked = [(algorithm_key(objective, kind, name, options, limit, metrics, keep), objective, kind, name, options, limit)
              for objective in objectives for kind, name, options, limit in algorithms]
     return [Task(experiment, spec, tuple(Cell(cell_id(spec, key), spec, objective, kind, name, options, limit, metrics,
@@ -414,12 +415,14 @@ def _within(where: str, exc: UserInputError) -> UserInputError:
     return UserInputError(f"{where}.{exc.field}" if exc.field else where, message)
 
 
-def _probe(family: str, specs: list[InstanceSpec], heuristics: list[tuple[str, dict]], where: str) -> None:
+def _probe(family: str, specs: list[InstanceSpec], heuristics: list[tuple[str, dict]], where: str,
+           varied: set[str]) -> None:
     """Build the first instance of every parameter combination (each file) and
     convert each heuristic's options on it, so that a generator of another
     family, a parameter it does not take, a value it refuses or an option a
-    heuristic does not take is one line naming the field now, not a grid of
-    error cells."""
+    heuristic does not take is one line naming the field now (``vary.X``
+    for a parameter of ``varied``, else ``params.X``), not a grid of error
+    cells."""
     probed: set[str] = set()
     for spec in specs:
         key = repr(spec.params)
@@ -430,6 +433,9 @@ def _probe(family: str, specs: list[InstanceSpec], heuristics: list[tuple[str, d
         try:
             instance = build_instance(spec)
         except UserInputError as exc:
+            name = exc.field.removeprefix("params.")
+            if name in varied and exc.field == f"params.{name}":
+                exc = UserInputError(f"vary.{name}", str(exc).removeprefix(f"{exc.field}: "))
             raise _within(place, exc) from None
         except Exception as exc:  # a generator failing outright on these parameters
             raise UserInputError(f"{where}.params", f"the generator fails: {type(exc).__name__}: {exc}") from None
