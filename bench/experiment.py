@@ -149,7 +149,20 @@ def parse(data: dict, text: str, base: Path, quick: bool, default_name: str) -> 
         tasks += _grid_tasks(name, _quick(grid, quick, f"grid[{index}]", GRID_KEYS), base, f"grid[{index}]")
     for index, entry in enumerate(claims):
         tasks.append(_claims_task(name, _quick(entry, quick, f"claims[{index}]", CLAIMS_KEYS), f"claims[{index}]"))
+    computed = {metric for task in tasks for cell in task.cells[:1] for metric in cell.metrics}
+    for index, spec in enumerate(figures):
+        _drawable(spec, computed, f"figure[{index}]")
     return Experiment(name, str(data.get("title", name)), text, quick, _unique(tasks))
+
+
+def _drawable(spec: dict, computed: set[str], where: str) -> None:
+    """Refuse a figure reading a metric no grid computes: it would be drawn empty."""
+    fields = [(key, spec[key]) for key in ("x", "y", "series") if key in spec]
+    fields += [(f"where.{key}", key) for key in spec.get("where", {})]
+    for key, field in fields:
+        if isinstance(field, str) and field.startswith("metrics.") and field.removeprefix("metrics.") not in computed:
+            raise UserInputError(f"{where}.{key}", f"no grid computes the metric {field.removeprefix('metrics.')!r} "
+                                                   f"(computed: {', '.join(sorted(computed)) or 'none'})")
 
 
 def _known(table: Any, allowed: set[str], where: str) -> None:
