@@ -144,6 +144,7 @@ def parse(data: dict, text: str, base: Path, quick: bool, default_name: str) -> 
         raise UserInputError("figure", "must be an array of tables ([[figure]])")
     for index, spec in enumerate(figures):
         check_figure(spec, f"figure[{index}]")
+    _distinct([spec["name"] for spec in figures], "figure", "the figure name")
     tasks: list[Task] = []
     for index, grid in enumerate(grids):
         tasks += _grid_tasks(name, _quick(grid, quick, f"grid[{index}]", GRID_KEYS), base, f"grid[{index}]")

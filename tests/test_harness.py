@@ -130,6 +130,7 @@ def test_quick_overrides_and_overlapping_grids(tmp_path):
     (lambda t: t + '[[figure]]\nname = "f"\nkind = "hist"\ny = "metrics.nope"\n', "figure[0].y: no grid computes"),
     (lambda t: t + '[[figure]]\nname = "f"\nkind = "hist"\ny = "value"\nwhere = { "metrics.nope" = 1 }\n',
      "figure[0].where.metrics.nope: no grid computes"),
+    (lambda t: t + '[[figure]]\nname = "f"\nkind = "hist"\ny = "value"\n' * 2, "figure: repeats the figure name 'f'"),
     (lambda t: t.replace("jobs = [6, 8]", "jbos = [6, 8]"), "grid[0].vary.jbos"),
     (lambda t: t.replace("seeds = 10", "seeds = 10\nparams = { jbos = 6 }"), "grid[0].params.jbos"),
     (lambda t: t.replace("jobs = [6, 8]", 'jobs = [6, "x"]'), "grid[0].vary.jobs"),

@@ -306,6 +306,8 @@ def test_a_bad_claim_file_is_one_line_naming_it(tmp_path):
         "exits": (header + "import sys\nCLAIMS = [Claim('k.x', 's', lambda i: True, lambda c: sys.exit(5), PROJECT)]\n",
                   "k.x: raised SystemExit: 5"),
         "exits_at_import": ("import sys\nsys.exit(4)\n", "cannot load"),
+        "same_key": (header + "CLAIMS = [Claim('k.s', 's', lambda i: True, lambda c: Check(True, None), PROJECT)] * 2\n",
+                     "CLAIMS: two claims have the key 'k.s'"),
         "instances": (header + "def instances(count, seed):\n    return 5\n"
                       "CLAIMS = [Claim('k.i', 's', lambda i: True, lambda c: Check(True, None), PROJECT)]\n",
                       "instances: must return a list of instances or their JSON, got int"),

@@ -110,6 +110,10 @@ def load(path: str | Path) -> ClaimFile:
     claims = getattr(module, "CLAIMS", None)
     if not isinstance(claims, list) or not claims or not all(isinstance(c, Claim) for c in claims):
         raise UserInputError(f"{name}: CLAIMS", "must be a non-empty list of schedbench.claims.Claim")
+    keys = [claim.key for claim in claims]
+    repeated = next((key for index, key in enumerate(keys) if key in keys[:index]), None)
+    if repeated is not None:  # the ledger has one row per key: two claims would be merged into it
+        raise UserInputError(f"{name}: CLAIMS", f"two claims have the key {repeated!r}")
     return ClaimFile(Path(path), family, [_guarded(c, name) for c in claims], module)
 
 
