@@ -25,7 +25,7 @@ from schedbench.bench.store import canonical
 from schedbench.errors import UserInputError
 from schedbench.model import FAMILIES
 from schedbench.solvers import family_solver
-from schedbench.solvers.settings import DEFAULT_TIME_LIMIT
+from schedbench.solvers.settings import DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT
 
 GRID_KEYS = {"family", "generator", "instances", "params", "vary", "seeds", "objectives", "heuristics",
              "heuristic_options", "solvers", "metrics", "keep_schedules", "quick"}
@@ -277,9 +277,12 @@ def _table(value: Any, where: str) -> None:
 
 def _distinct(values: list, where: str, what: str) -> None:
     """Refuse a value given twice: it would be dropped or run twice, never asked for."""
-    for index, value in enumerate(values):
-        if value in values[:index]:
+    texts: set[str] = set()  # TOML values may be tables and arrays (unhashable): compared by their JSON text
+    for value in values:
+        text = json.dumps(value, sort_keys=True, default=str)
+        if text in texts:
             raise UserInputError(where, f"repeats {what} {value!r}")
+        texts.add(text)
 
 
 def _seeds(value: Any, where: str) -> list[int]:
@@ -342,7 +345,6 @@ def _heuristics(family: str, grid: dict, where: str) -> list[tuple[str, str, dic
 def _solvers(entries: Any, where: str, family: str, objectives: list[str]) -> list[tuple[str, str, dict, float | None]]:
     if not isinstance(entries, list):
         raise UserInputError(where, "must be an array of tables such as { name = \"cpsat\", time_limit = 10 }")
-    _distinct(entries, where, "the solver")
     out = []
     for index, entry in enumerate(entries):
         place = f"{where}[{index}]"
@@ -359,13 +361,15 @@ def _solvers(entries: Any, where: str, family: str, objectives: list[str]) -> li
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise UserInputError(f"{place}.workers", f"must be an integer >= 1, got {workers!r}")
         out.append(("solver", name, {"workers": workers}, limit))
+    _distinct([{"name": name, "time_limit": limit, **options} for _, name, options, limit in out], where, "the solver")
     return out
 
 
 def _seconds(value: Any, where: str) -> float:
     """A time limit: a finite number of seconds > 0 (TOML has nan and inf)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-        raise UserInputError(where, f"must be a finite number of seconds > 0, got {value!r}")
+    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+            or not 0 < value <= MAX_TIME_LIMIT):
+        raise UserInputError(where, f"must be a number of seconds > 0 and <= {MAX_TIME_LIMIT:g}, got {value!r}")
     return float(value)
 
 

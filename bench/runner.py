@@ -153,7 +153,7 @@ def dask_client(cluster: Any):
         return Client(cluster, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as exc:
         raise UserInputError("--cluster", f"no Dask scheduler answers at {cluster}: {exc}") from None
-    except ValueError as exc:  # an address Dask cannot parse (no port, unknown protocol)
+    except (ValueError, TypeError) as exc:  # an address Dask cannot parse (no port; tls:// or ucx:// without their setup)
         raise UserInputError("--cluster", f"{cluster!r} is not a scheduler address such as "
                                           f"tcp://host:8786: {exc}") from None
 

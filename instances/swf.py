@@ -12,6 +12,7 @@ run on one machine); m is the trace's MaxProcs unless given.
 """
 
 import gzip
+import zlib
 from pathlib import Path
 from typing import NamedTuple
 
@@ -38,14 +39,14 @@ def _lines(path: Path):
     try:
         with opener(path, "rt", encoding="utf-8", errors="replace") as handle:
             yield from handle
-    except OSError as exc:
+    except (OSError, EOFError, zlib.error) as exc:  # unreadable, or a truncated or corrupt .gz
         raise InstanceError("--trace", f"cannot read {path}: {exc}") from None
 
 
 def read_swf(path: str | Path, max_jobs: int | None = None) -> tuple[dict[str, str], list[TraceJob]]:
     """Header fields and the usable jobs, in trace order."""
     header, jobs = {}, []
-    for line in _lines(Path(path)):
+    for number, line in enumerate(_lines(Path(path)), start=1):
         if line.startswith(";"):
             key, _, value = line[1:].partition(":")
             header.setdefault(key.strip(), value.strip())
@@ -53,8 +54,11 @@ def read_swf(path: str | Path, max_jobs: int | None = None) -> tuple[dict[str, s
         fields = line.split()
         if len(fields) < 18:
             continue
-        submit, wait, run = int(fields[SUBMIT]), int(fields[WAIT]), int(float(fields[RUN]))
-        procs = int(fields[ALLOCATED]) if int(fields[ALLOCATED]) > 0 else int(fields[REQUESTED])
+        try:
+            submit, wait, run = int(fields[SUBMIT]), int(fields[WAIT]), int(float(fields[RUN]))
+            procs = int(fields[ALLOCATED]) if int(fields[ALLOCATED]) > 0 else int(fields[REQUESTED])
+        except (ValueError, OverflowError) as exc:  # not numbers, or a run time no integer holds (1e400)
+            raise InstanceError("--trace", f"{path} line {number}: {exc}") from None
         if run < 1 or procs < 1 or submit < 0:
             continue  # cancelled or unknown jobs carry no work
         jobs.append(TraceJob(submit, submit + max(wait, 0) + run, run, procs, int(fields[USER]), int(fields[GROUP])))

@@ -265,7 +265,8 @@ def generate(ctx, generator, out) -> None:
         field = exc.field
         if field.startswith("params."):
             field = "--" + field.removeprefix("params.").replace("_", "-")
-        raise UserInputError(field if field != "params" else generator, str(exc).partition(": ")[2]) from None
+        message = str(exc).removeprefix(f"{exc.field}: ") if exc.field else str(exc)
+        raise UserInputError(field if field not in ("params", "") else generator, message) from None
     text = json.dumps(instance_to_json(instance)) + "\n"
     if out:
         Path(out).write_text(text)

@@ -75,6 +75,8 @@ def ratio_score(family: str, heuristic: str, objective: str, time_limit: float) 
             try:
                 schedule = run(instance)
                 verdict, why = families.heuristic_verdict(instance, schedule, objective, None)
+            except (NotProven, UserInputError):  # the references' solves, not the user's code
+                raise
             except (Exception, SystemExit) as exc:
                 raise UserInputError("HEURISTIC", f"{heuristic} failed on a {family} instance: "
                                                   f"{type(exc).__name__}: {exc}") from None

@@ -42,3 +42,6 @@ _scoped_workers: ContextVar[int | None] = ContextVar("cpsat_workers", default=No
 
 #: Default time limit in seconds for one solve when the caller gives none.
 DEFAULT_TIME_LIMIT = 60.0
+#: The longest time limit a solve takes (about 116 days): beyond, the MILP
+#: watchdog's wait overflows the clock (threading.TIMEOUT_MAX is far above).
+MAX_TIME_LIMIT = 1e7

@@ -120,6 +120,8 @@ def test_quick_overrides_and_overlapping_grids(tmp_path):
     (lambda t: t.replace("seeds = 10", "seeds = [1, 1]"), "grid[0].seeds: repeats the seed 1"),
     (lambda t: t.replace('{ name = "cpsat", time_limit = 20 }', '{ name = "cpsat", time_limit = 20 }, '
                          '{ name = "cpsat", time_limit = 20 }'), "grid[0].solvers: repeats the solver"),
+    (lambda t: t.replace('{ name = "cpsat", time_limit = 20 }', '{ name = "cpsat", time_limit = 20 }, '
+                         '{ name = "cpsat", time_limit = 20.0, workers = 1 }'), "grid[0].solvers: repeats the solver"),
     (lambda t: t.replace('name = "cpsat"', 'name = "gurobi"'), "grid[0].solvers[0].name"),
     (lambda t: t.replace('metrics = ["makespan"]', 'metrics = ["nope"]'), "grid[0].metrics"),
     (lambda t: t.replace("jobs = [6, 8]", "jobs = 6"), "grid[0].vary.jobs"),

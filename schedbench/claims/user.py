@@ -91,10 +91,11 @@ class ClaimFile:
         if own is None:
             rng = random.Random(seed)
             return [draw_start(self.family, rng, limits) for _ in range(count)]
-        items = _called(own, self.path, count, seed, field=f"{self.path.name}: instances")
+        field = f"{self.path.name}: instances"
+        items = _called(own, self.path, count, seed, field=field)
         if isinstance(items, (str, bytes, dict)) or not hasattr(items, "__iter__"):
-            raise UserInputError(f"{self.path.name}: instances", f"must return a list of instances or their JSON, "
-                                                                f"got {type(items).__name__}")
+            raise UserInputError(field, f"must return a list of instances or their JSON, got {type(items).__name__}")
+        items = _called(list, self.path, items, field=field)  # a generator runs the user's code here
         return [_instance(item, self.path, index) for index, item in enumerate(items)]
 
 

@@ -8,6 +8,8 @@ from importlib import import_module
 
 import click
 
+from schedbench.solvers.settings import MAX_TIME_LIMIT
+
 
 class RegistryCommand(click.Command):
     """A command whose help ends with what the family registry holds
@@ -39,8 +41,9 @@ class Seconds(click.ParamType):
             number = float(value)
         except (TypeError, ValueError):
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not math.isfinite(number) or number < 0 or (number == 0 and not self.zero):
-            self.fail(f"must be a finite number of seconds {'>= 0' if self.zero else '> 0'}, got {value!r}", param, ctx)
+        if not math.isfinite(number) or number < 0 or (number == 0 and not self.zero) or number > MAX_TIME_LIMIT:
+            self.fail(f"must be a number of seconds {'>= 0' if self.zero else '> 0'} and <= {MAX_TIME_LIMIT:g}, "
+                      f"got {value!r}", param, ctx)
         return number
 
 

@@ -1,39 +1,23 @@
 """Reading an instance or schedule file as strict JSON (RFC 8259).
 
 Python's ``json`` is lenient where SPEC's one-line rule needs it not to
-be: it takes NaN and Infinity, lets a repeated key silently overwrite the
-first, and fails with a traceback, not a message, on text that is not
-UTF-8, on nesting deeper than its recursion limit and on an integer too
-long to convert (CPython's 4,300-digit guard). Each is refused here with
-one message; an overlong integer is read as ``Oversized`` instead, so the
-instance's own check names the field and the largest value accepted.
+be: it takes NaN and Infinity (and reads 1e400 as infinity), lets a
+repeated key silently overwrite the first, and fails with a traceback,
+not a message, on text that is not UTF-8, on nesting deeper than its
+recursion limit and on an integer too long to convert (CPython's
+int_max_str_digits guard). Each is refused here with one message naming
+where it is.
 """
 
 import json
+import math
+import sys
 from pathlib import Path
 from typing import Any
 
 
-class Oversized(int):
-    """A JSON integer too long for Python to convert: a value beyond every
-    limit an instance has, shown by its length (never converted back)."""
-
-    digits: int
-
-    def __new__(cls, text: str) -> "Oversized":
-        value = super().__new__(cls, -10 ** 100 if text.startswith("-") else 10 ** 100)
-        value.digits = len(text.lstrip("-"))
-        return value
-
-    def __repr__(self) -> str:
-        return f"{'minus ' if self < 0 else ''}an integer of {self.digits:,} digits"
-
-    __str__ = __repr__
-
-
-#: Integers up to this many digits are converted as they are; longer ones
-#: are ``Oversized`` (CPython refuses past 4,300 unless told otherwise).
-MAX_DIGITS = 4_000
+class _TooLong(Exception):
+    """An integer literal past Python's digit limit (its text in ``args[0]``)."""
 
 
 def read_json(path: str | Path, error: type[Exception]) -> Any:
@@ -47,6 +31,10 @@ def read_json(path: str | Path, error: type[Exception]) -> Any:
     except UnicodeDecodeError as exc:
         raise error("", f"{path} is not UTF-8 text (byte {exc.start} is {raw[exc.start]:#04x})") from None
 
+    def where(literal: str) -> str:
+        offset = max(text.find(literal), 0)
+        return f"line {text.count(chr(10), 0, offset) + 1} column {offset - text.rfind(chr(10), 0, offset)}"
+
     def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         out = dict(pairs)
         if len(out) != len(pairs):
@@ -58,12 +46,21 @@ def read_json(path: str | Path, error: type[Exception]) -> Any:
     def not_json(name: str) -> None:
         raise error("", f"{path} is not valid JSON: {name} is not a JSON number")
 
-    def integer(digits: str) -> int:
-        return int(digits) if len(digits.lstrip("-")) <= MAX_DIGITS else Oversized(digits)
+    def finite(literal: str) -> float:
+        number = float(literal)
+        if not math.isfinite(number):
+            raise error("", f"{path} {where(literal)}: {literal} is beyond every float")
+        return number
+
+    def integer(literal: str) -> int:
+        if len(literal.lstrip("-")) > (sys.get_int_max_str_digits() or math.inf):
+            raise _TooLong(literal)
+        return int(literal)
 
     def parse(**reading) -> Any:
         try:
-            return json.loads(text, object_pairs_hook=unique_keys, parse_constant=not_json, **reading)
+            return json.loads(text, object_pairs_hook=unique_keys, parse_constant=not_json, parse_float=finite,
+                              **reading)
         except json.JSONDecodeError as exc:
             raise error("", f"{path} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
         except RecursionError:
@@ -71,5 +68,10 @@ def read_json(path: str | Path, error: type[Exception]) -> Any:
 
     try:
         return parse()
-    except ValueError:  # an integer past CPython's digit limit: read again, keeping such integers Oversized
-        return parse(parse_int=integer)
+    except ValueError:  # past the digit limit: read again to say where
+        try:
+            return parse(parse_int=integer)
+        except _TooLong as exc:
+            literal = exc.args[0]
+            raise error("", f"{path} {where(literal)}: an integer of {len(literal.lstrip('-')):,} digits, far "
+                            f"beyond the largest value any field accepts (2^50)") from None
