@@ -13,7 +13,6 @@ import hashlib
 import inspect
 import itertools
 import json
-import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +24,7 @@ from schedbench.bench.store import canonical
 from schedbench.errors import UserInputError
 from schedbench.model import FAMILIES
 from schedbench.solvers import family_solver
-from schedbench.solvers.settings import DEFAULT_TIME_LIMIT, MAX_TIME_LIMIT
+from schedbench.solvers.settings import DEFAULT_TIME_LIMIT, seconds_problem
 
 GRID_KEYS = {"family", "generator", "instances", "params", "vary", "seeds", "objectives", "heuristics",
              "heuristic_options", "solvers", "metrics", "keep_schedules", "quick"}
@@ -366,10 +365,10 @@ def _solvers(entries: Any, where: str, family: str, objectives: list[str]) -> li
 
 
 def _seconds(value: Any, where: str) -> float:
-    """A time limit: a finite number of seconds > 0 (TOML has nan and inf)."""
-    if (isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
-            or not 0 < value <= MAX_TIME_LIMIT):
-        raise UserInputError(where, f"must be a number of seconds > 0 and <= {MAX_TIME_LIMIT:g}, got {value!r}")
+    """A time limit (TOML has nan and inf)."""
+    problem = seconds_problem(value)
+    if problem:
+        raise UserInputError(where, problem)
     return float(value)
 
 

@@ -10,7 +10,6 @@ heuristics for warm starts.
 """
 
 import inspect
-import math
 import typing
 from importlib import import_module
 from types import ModuleType
@@ -55,9 +54,9 @@ def solve(instance, objective: str | None = None, solver: str | None = None,
     solver = module.DEFAULT_SOLVER if solver is None else solver
     if solver not in module.BACKENDS:
         raise UserInputError("--solver", f"{instance.family} takes {', '.join(module.BACKENDS)}, not {solver!r}")
-    if time_limit is not None and not (math.isfinite(time_limit) and 0 < time_limit <= settings.MAX_TIME_LIMIT):
-        raise UserInputError("--time-limit", f"must be a number of seconds > 0 and <= {settings.MAX_TIME_LIMIT:g}, "
-                                             f"got {time_limit}")
+    problem = None if time_limit is None else settings.seconds_problem(time_limit)
+    if problem:
+        raise UserInputError("--time-limit", problem)
     known = solve_options(instance.family)
     for name in options:
         if name not in known:

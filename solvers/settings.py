@@ -1,5 +1,6 @@
 """Solver settings shared by every backend."""
 
+import math
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -45,3 +46,13 @@ DEFAULT_TIME_LIMIT = 60.0
 #: The longest time limit a solve takes (about 116 days): beyond, the MILP
 #: watchdog's wait overflows the clock (threading.TIMEOUT_MAX is far above).
 MAX_TIME_LIMIT = 1e7
+
+
+def seconds_problem(value: object, zero: bool = False) -> str | None:
+    """Why ``value`` is not a duration every option and file takes (a finite
+    number of seconds > 0, or >= 0 with ``zero``, at most ``MAX_TIME_LIMIT``;
+    nan and inf pass a plain comparison), or None when it is."""
+    number = value if isinstance(value, (int, float)) and not isinstance(value, bool) else math.nan
+    if math.isfinite(number) and (0 < number or (zero and number == 0)) and number <= MAX_TIME_LIMIT:
+        return None
+    return f"must be a number of seconds {'>= 0' if zero else '> 0'} and <= {MAX_TIME_LIMIT:g}, got {value!r}"

@@ -2,13 +2,12 @@
 report), the claims and the worst-case search, one module per group; each module lists its click commands in
 ``COMMANDS`` and ``register`` adds them all to the ``schedbench`` group."""
 
-import math
 import pkgutil
 from importlib import import_module
 
 import click
 
-from schedbench.solvers.settings import MAX_TIME_LIMIT
+from schedbench.solvers.settings import seconds_problem
 
 
 class RegistryCommand(click.Command):
@@ -41,9 +40,8 @@ class Seconds(click.ParamType):
             number = float(value)
         except (TypeError, ValueError):
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
-        if not math.isfinite(number) or number < 0 or (number == 0 and not self.zero) or number > MAX_TIME_LIMIT:
-            self.fail(f"must be a number of seconds {'>= 0' if self.zero else '> 0'} and <= {MAX_TIME_LIMIT:g}, "
-                      f"got {value!r}", param, ctx)
+        if seconds_problem(number, self.zero):  # judged on the number, shown as typed
+            self.fail(seconds_problem(value, self.zero), param, ctx)
         return number
 
 
