@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from schedbench.commands import SECONDS, RegistryCommand
+from schedbench.commands import SECONDS, RegistryCommand, require_directory, write_output
 from schedbench.errors import UserInputError
 
 EXIT_BAD_INPUT = 2
@@ -99,8 +99,7 @@ def _schedule_options(path: str | None, omit: bool) -> None:
     """Refused before any work: both schedule options, or a --schedule-out in no directory."""
     if path is not None and omit:
         raise UserInputError("--no-schedule", "leaves the schedule out; --schedule-out writes it: give one of them")
-    if path is not None and not Path(path).resolve().parent.is_dir():
-        raise UserInputError("--schedule-out", f"cannot write {path}: its directory does not exist")
+    require_directory(path, "--schedule-out")
 
 
 def _schedule_field(build, path: str | None, omit: bool):
@@ -111,11 +110,7 @@ def _schedule_field(build, path: str | None, omit: bool):
     data = build()
     if path is None:
         return data
-    try:
-        with open(path, "w") as handle:
-            json.dump(data, handle)
-    except OSError as exc:
-        raise UserInputError("--schedule-out", f"cannot write {path}: {exc.strerror}") from None
+    write_output(path, json.dumps(data), "--schedule-out")
     return path
 
 

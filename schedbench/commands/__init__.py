@@ -4,9 +4,11 @@ report), the claims and the worst-case search, one module per group; each module
 
 import pkgutil
 from importlib import import_module
+from pathlib import Path
 
 import click
 
+from schedbench.errors import UserInputError
 from schedbench.solvers.settings import seconds_problem
 
 
@@ -47,6 +49,20 @@ class Seconds(click.ParamType):
 
 #: The type of every --time-limit and --budget option.
 SECONDS = Seconds()
+
+
+def require_directory(path: str | None, option: str) -> None:
+    """Refuse, before any work, an output file whose directory does not exist."""
+    if path is not None and not Path(path).resolve().parent.is_dir():
+        raise UserInputError(option, f"cannot write {path}: its directory does not exist")
+
+
+def write_output(path: str, text: str, option: str) -> None:
+    """``text`` into the file an option names; a failure is that option's one line."""
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UserInputError(option, f"cannot write {path}: {exc.strerror}") from None
 
 
 def register(group: click.Group) -> None:

@@ -5,6 +5,7 @@ from pathlib import Path
 
 import click
 
+from schedbench.commands import require_directory, write_output
 from schedbench.errors import UserInputError
 
 STORE = click.argument("store", type=click.Path(dir_okay=False))
@@ -35,19 +36,12 @@ def table(store, experiment, form, kind, out) -> None:
     tables = store_tables(read_store(store, experiment).rows, kind)
     text = render(tables, form)
     if out:
-        _write(out, text, "--out")
+        write_output(out, text, "--out")
         click.echo(f"{out}: {sum(len(t.rows) for t in tables)} rows")
     elif tables:
         click.echo(text, nl=False)
     else:
         click.echo(f"{store}: no cells to tabulate", err=True)
-
-
-def _write(path: str, text: str, option: str) -> None:
-    try:
-        Path(path).write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UserInputError(option, f"cannot write {path}: {exc.strerror}") from None
 
 
 class _FiguresByDefault(click.Group):
@@ -86,8 +80,7 @@ def figures(store, experiment, out, statements_file) -> None:
     from schedbench.bench.plots import draw_all, figure_rows, figure_specs
     from schedbench.bench.statements import verdict_rows
 
-    if statements_file and not Path(statements_file).resolve().parent.is_dir():
-        raise UserInputError("--statements", f"cannot write {statements_file}: its directory does not exist")
+    require_directory(statements_file, "--statements")
     view = read_store(store, experiment)
     specs = figure_specs(view.runs, experiment)
     if not specs:
@@ -102,7 +95,7 @@ def figures(store, experiment, out, statements_file) -> None:
         table = ["| figure | claim | the paper says | verdict | numbers read |", "|---|---|---|---|---|"]
         table += [f"| {r['figure']} | {r['claim']} | {r['text']} | {r['verdict']} | {r['detail']} |"
                   for r in verdict_rows(drawn_all)]
-        _write(statements_file, "\n".join(table) + "\n", "--statements")
+        write_output(statements_file, "\n".join(table) + "\n", "--statements")
 
 
 @plot.command()
