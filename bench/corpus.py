@@ -98,22 +98,27 @@ def _text(value: Fraction | None) -> str:
 
 
 def read_csv(path: str | Path, header: tuple[str, ...], option: str, what: str,
-             convert: Callable[[dict[str, str]], Any]) -> list:
-    """``convert`` of each row of a CSV file with exactly ``header`` (none if the
-    file does not exist yet); a row it cannot read is one error naming its line."""
+             convert: Callable[[dict[str, str]], tuple[tuple[str, ...], Any]], twice: str) -> dict:
+    """{key: value} of ``convert(row) = (key, value)`` over a CSV file with
+    exactly ``header`` (empty if the file does not exist yet); a row it cannot
+    read, or a key given again (``twice`` says how), is one error naming its
+    line, never overwritten."""
     path = Path(path)
     if not path.exists():
-        return []
+        return {}
     with path.open(newline="") as handle:
         reader = csv.DictReader(handle)
         if tuple(reader.fieldnames or ()) != header:
             raise UserInputError(option, f"{path} is not {what} (header {','.join(header)})")
-        out = []
+        out = {}
         for row in reader:
             try:
-                out.append(convert(row))
+                key, value = convert(row)
             except (ValueError, ZeroDivisionError, TypeError) as exc:
                 raise UserInputError(option, f"{path} line {reader.line_num}: {exc}") from None
+            if key in out:
+                raise UserInputError(option, f"{path} line {reader.line_num}: {' '.join(key)} {twice}")
+            out[key] = value
         return out
 
 
@@ -138,15 +143,13 @@ def _entry(row: dict[str, str]) -> Entry:
 
 
 def read_table(path: str | Path) -> Table:
-    """The table at ``path`` (empty if the file does not exist yet); an
-    instance and objective certified twice is refused, not overwritten."""
-    table: Table = {}
-    for line, entry in enumerate(read_csv(path, HEADER, "--table", "a known-values table", _entry), start=2):
-        if entry.key in table:
-            raise UserInputError("--table", f"{path} line {line}: {entry.instance} {entry.objective} "
-                                            f"is certified twice")
-        table[entry.key] = entry
-    return table
+    """The table at ``path`` (empty if the file does not exist yet)."""
+    return read_csv(path, HEADER, "--table", "a known-values table", lambda row: _keyed(_entry(row)),
+                    "is certified twice")
+
+
+def _keyed(entry: Entry) -> tuple[tuple[str, str], Entry]:
+    return entry.key, entry
 
 
 def write_csv(path: str | Path, header: Sequence[str], rows: Iterable[Sequence]) -> None:

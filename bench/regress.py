@@ -50,13 +50,7 @@ class Outcome:
 
 
 def read_baseline(path: str | Path) -> Baseline:
-    rows = read_csv(path, HEADER, "--baseline", "a ratio baseline", _baseline_row)
-    baseline: Baseline = {}
-    for line, (key, ratio) in enumerate(rows, start=2):
-        if key in baseline:
-            raise UserInputError("--baseline", f"{path} line {line}: {' '.join(key)} is given twice")
-        baseline[key] = ratio
-    return baseline
+    return read_csv(path, HEADER, "--baseline", "a ratio baseline", _baseline_row, "is given twice")
 
 
 def _baseline_row(row: dict[str, str | None]) -> tuple[tuple[str, str, str], Fraction]:
