@@ -68,20 +68,18 @@ def ratio_score(family: str, heuristic: str, objective: str, time_limit: float) 
             return None
         if result.status != OPTIMAL:
             return None
-        if registered is not None:
+        try:
             schedule = run(instance)
-            verdict = families.heuristic_verdict(instance, schedule, objective, registered)[0]
-        else:  # the user's code: a crash, an exit or an invalid schedule is what the search found, in one line
-            try:
-                schedule = run(instance)
-                verdict, why = families.heuristic_verdict(instance, schedule, objective, None)
-            except (NotProven, UserInputError):  # the references' solves, not the user's code
+            verdict, why = families.heuristic_verdict(instance, schedule, objective, registered)
+        except (NotProven, UserInputError):  # the references' solves, not the heuristic
+            raise
+        except (Exception, SystemExit) as exc:
+            if registered is not None:  # a registered heuristic's crash is the project's bug
                 raise
-            except (Exception, SystemExit) as exc:
-                raise UserInputError("HEURISTIC", f"{heuristic} failed on a {family} instance: "
-                                                  f"{type(exc).__name__}: {exc}") from None
-            if verdict == "invalid":
-                raise UserInputError("HEURISTIC", f"{heuristic} returned an invalid schedule: {why}")
+            raise UserInputError("HEURISTIC", f"{heuristic} failed on a {family} instance: "
+                                              f"{type(exc).__name__}: {exc}") from None
+        if verdict == "invalid" and registered is None:  # what the search found in the user's code, in one line
+            raise UserInputError("HEURISTIC", f"{heuristic} returned an invalid schedule: {why}")
         if verdict != "feasible":
             return None
         try:
