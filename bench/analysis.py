@@ -214,7 +214,7 @@ def _exact(value: Any) -> Any:
     if isinstance(value, str):
         try:
             return Fraction(value)
-        except ValueError:
+        except (ValueError, ZeroDivisionError):
             return value
     return value
 

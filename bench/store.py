@@ -15,6 +15,7 @@ its row is replaced.
 
 import csv
 import json
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
@@ -175,12 +176,19 @@ class Store:
             return self.db.total_changes - before
 
     def rows(self, where: str = "", args: tuple = ()) -> Iterator[dict[str, Any]]:
-        """Every stored cell as a dict (ordered by cell_id), ``where`` an SQL condition."""
+        """Every stored cell as a dict (ordered by cell_id), ``where`` an SQL
+        condition; a cell whose exact or JSON columns are not as a run writes
+        them (a store edited by hand) is refused, naming it."""
         sql = "SELECT * FROM cells" + (f" WHERE {where}" if where else "") + " ORDER BY cell_id"
         cursor = self.db.execute(sql, args)
         names = [d[0] for d in cursor.description]
-        for row in cursor:
-            yield dict(zip(names, row))
+        for values in cursor:
+            row = dict(zip(names, values))
+            problem = row_problem(row)
+            if problem:
+                raise UserInputError("STORE", f"{self.path}: cell {str(row['cell_id'])[:12]}: {problem} "
+                                              "(not as a run writes it: was the store edited?)")
+            yield row
 
     def count(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM cells").fetchone()[0]
@@ -230,6 +238,31 @@ class Store:
         else:
             raise UserInputError("--out", f"export writes .csv or .parquet files, not {path.name!r}")
         return len(rows)
+
+
+EXACT_COLUMNS = ("value", "bound")
+JSON_OBJECT_COLUMNS = ("params", "size", "options", "metrics")
+
+
+def row_problem(row: dict[str, Any]) -> str | None:
+    """Why a stored cell's exact values or JSON objects cannot be read, or
+    None (its schedule is read, and checked, only where one is drawn)."""
+    for name in EXACT_COLUMNS:
+        text = row[name]
+        if text is not None and not (isinstance(text, str) and _EXACT.fullmatch(text)):
+            return f"{name} {text!r} is not an exact number num/den"
+    for name in JSON_OBJECT_COLUMNS:
+        if row[name] is not None:
+            try:
+                value = json.loads(row[name])
+            except (TypeError, ValueError, RecursionError):
+                value = None
+            if not isinstance(value, dict):
+                return f"{name} {str(row[name])[:40]!r} is not a JSON object"
+    return None
+
+
+_EXACT = re.compile(r"-?[0-9]+(/0*[1-9][0-9]*)?")  # what str(Fraction) writes, up to leading zeros
 
 
 def canonical(obj: Any) -> str:

@@ -417,6 +417,37 @@ def test_bad_input_is_one_line_and_exit_2(store, tmp_path):
     assert done.returncode == 2 and "proven optima differ" in done.stderr and done.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize("column, text", [("value", "abc"), ("bound", "1/0"), ("value", "0.5"),
+                                           ("size", "not json"), ("metrics", "[1, 2]"), ("params", "null")])
+def test_a_cell_edited_by_hand_is_one_line_naming_it_in_every_reader(store, tmp_path, column, text):
+    """A value no run writes made table, plot and report end in a traceback
+    (a Fraction of 'abc', a division by zero, a JSON error) or, for merge,
+    half through OUT."""
+    import shutil
+    import sqlite3
+
+    edited = tmp_path / "edited.sqlite"
+    shutil.copy(store, edited)
+    with sqlite3.connect(edited) as db:
+        db.execute(f"UPDATE cells SET {column} = ? WHERE cell_id = ?", (text, ROWS[4]["cell_id"]))
+    for args in (("table", edited, "--format", "csv"), ("plot", edited, "--out", tmp_path / "figures"),
+                 ("report", edited, "--out", tmp_path / "report"), ("export", edited, "--out", tmp_path / "x.csv"),
+                 ("merge", tmp_path / "merged.sqlite", edited)):
+        done = run_cli(*args)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, (args, done.stderr)
+        assert f"cell {ROWS[4]['cell_id'][:12]}: {column} {text!r}" in done.stderr, (args, done.stderr)
+    assert not (tmp_path / "merged.sqlite").exists() and not (tmp_path / "x.csv").exists()
+
+
+def test_a_stored_schedule_edited_by_hand_is_one_line(tmp_path):
+    with Store(tmp_path / "s.sqlite") as db:
+        db.add([row("heuristic", "lpt", None, 4, schedule="{not json", cell_id="abc123",
+                    params=canonical({"jobs": 4, "machines": 2}))])
+    done = run_cli("plot", "gantt", tmp_path / "s.sqlite", "--cell", "abc1", "--out", tmp_path / "cell.pdf")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "--cell: cell abc123's stored schedule is not JSON" in done.stderr, done.stderr
+
+
 def test_an_invalid_or_failed_row_establishes_no_bound():
     """A model whose schedule failed validation proves nothing: its bound must
     neither tighten the ratios nor make the store look contradictory."""

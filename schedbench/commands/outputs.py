@@ -155,7 +155,12 @@ def _stored_schedule(store: str, cell: str):
         raise UserInputError("--cell", "its generator now builds a different instance than the one stored "
                                        "(the code changed since the run)")
     title = f"{row['algorithm']} on {row['instance_name'] or row['generator']} (seed {row['seed']}), {row['objective']}"
-    return instance, schedule_from_json(instance, json.loads(row["schedule"])), title
+    try:
+        stored = json.loads(row["schedule"])
+    except (TypeError, ValueError, RecursionError):
+        raise UserInputError("--cell", f"cell {row['cell_id'][:12]}'s stored schedule is not JSON "
+                                       "(not as a run writes it: was the store edited?)") from None
+    return instance, schedule_from_json(instance, stored), title
 
 
 @click.command()
