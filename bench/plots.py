@@ -461,8 +461,10 @@ def gantt(bars: list, out: Path, title: str = "") -> Path:
     return out
 
 
-def gantt_of(instance, schedule, out: Path, title: str = "") -> Path:
-    """The Gantt chart of a schedule of an instance (bars from the family door)."""
+def gantt_of(instance, schedule, out: Path, title: str = "", warning: str = "") -> Path:
+    """The Gantt chart of a schedule of an instance (bars from the family
+    door); ``warning`` (an invalid schedule's violation) heads the title."""
     from schedbench.families import gantt_bars
 
-    return gantt(gantt_bars(instance, schedule), out, title or getattr(instance, "name", "") or instance.family)
+    title = title or getattr(instance, "name", "") or instance.family
+    return gantt(gantt_bars(instance, schedule), out, f"{warning}\n{title}" if warning else title)

@@ -385,6 +385,37 @@ def test_gantt_of_a_hand_made_pcmax_schedule(tmp_path):
     assert screenshot.emptiness(tmp_path / "g.png") is None
 
 
+def test_an_invalid_schedule_is_drawn_under_its_violation_and_said_on_stderr(tmp_path, monkeypatch):
+    """Drawn (that is how one debugs it), never shown as a valid schedule."""
+    from schedbench.bench import plots
+
+    instance = write_json(tmp_path, "i.json", {"family": "pcmax", "format_version": 1, "machines": 2,
+                                               "jobs": [3, 2, 2]})
+    overlap = write_json(tmp_path, "s.json", {"jobs": [{"machine": 0, "start": 0}, {"machine": 0, "start": 1},
+                                                       {"machine": 1, "start": 0}]})
+    done = run_cli("plot", "gantt", instance, overlap, "--out", tmp_path / "g.png")
+    assert done.returncode == 0 and done.stderr.startswith("schedbench: warning: the schedule is invalid"), done.stderr
+    assert "overlap" in done.stderr
+    assert_picture(tmp_path / "g.png", "png")
+    titles = []
+    monkeypatch.setattr(plots, "gantt", lambda bars, out, title="": titles.append(title))
+    from schedbench.model import load_instance, load_schedule
+    parsed = load_instance(instance)
+    plots.gantt_of(parsed, load_schedule(parsed, overlap), tmp_path / "h.png", "", "INVALID: overlap")
+    assert titles == ["INVALID: overlap\npcmax"]
+
+
+def test_output_files_in_no_folder_are_refused_before_any_work(tmp_path):
+    """plot gantt --out and certify --table created missing folders where table --out refuses."""
+    instance = write_json(tmp_path, "i.json", {"family": "pcmax", "format_version": 1, "machines": 2, "jobs": [3]})
+    schedule = write_json(tmp_path, "s.json", {"jobs": [{"machine": 0, "start": 0}]})
+    for args, option in ((("plot", "gantt", instance, schedule, "--out", tmp_path / "none" / "g.png"), "--out"),
+                         (("certify", instance, "--table", tmp_path / "none" / "known.csv"), "--table")):
+        done = run_cli(*args)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert f"{option}: cannot write" in done.stderr and not (tmp_path / "none").exists(), done.stderr
+
+
 def test_gantt_of_a_stored_cell(tmp_path):
     from schedbench.bench.cells import instance_hash
     from schedbench.families import generators

@@ -114,19 +114,32 @@ def gantt(source, schedule_file, cell, out) -> None:
     The second rebuilds the cell's instance from its generator call and
     draws the schedule stored with it.
     """
-    from schedbench.bench.plots import gantt_of
     from schedbench.model import load_instance, load_schedule
 
+    require_directory(out, "--out")
     if cell is None:
         if schedule_file is None:
             raise UserInputError("SCHEDULE_FILE", "give INSTANCE_FILE SCHEDULE_FILE, or STORE --cell CELL_ID")
         instance = load_instance(source)
-        click.echo(gantt_of(instance, load_schedule(instance, schedule_file), Path(out)))
+        _draw(instance, load_schedule(instance, schedule_file), Path(out))
         return
     if schedule_file is not None:
         raise UserInputError("SCHEDULE_FILE", "with --cell, give only the STORE")
     instance, schedule, title = _stored_schedule(source, cell)
-    click.echo(gantt_of(instance, schedule, Path(out), title))
+    _draw(instance, schedule, Path(out), title)
+
+
+def _draw(instance, schedule, out: Path, title: str = "") -> None:
+    """Draw the chart; a schedule the validator rejects is still drawn (that
+    is how one debugs it), but its first violation heads the chart and is
+    said on stderr: never shown as if it were a schedule."""
+    from schedbench.bench.plots import gantt_of
+    from schedbench.families import violations
+
+    broken = violations(instance, schedule, None)
+    if broken:
+        click.echo(f"schedbench: warning: the schedule is invalid ({len(broken)} violations): {broken[0]}", err=True)
+    click.echo(gantt_of(instance, schedule, out, title, f"INVALID: {str(broken[0])[:100]}" if broken else ""))
 
 
 def _stored_schedule(store: str, cell: str):
