@@ -14,6 +14,8 @@ import inspect
 import itertools
 import json
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -144,11 +146,9 @@ def parse(data: dict, text: str, base: Path, quick: bool, default_name: str) -> 
     for index, spec in enumerate(figures):
         check_figure(spec, f"figure[{index}]")
     _distinct([spec["name"] for spec in figures], "figure", "the figure name")
-    tasks: list[Task] = []
-    for index, grid in enumerate(grids):
-        tasks += _grid_tasks(name, _quick(grid, quick, f"grid[{index}]", GRID_KEYS), base, f"grid[{index}]")
-    for index, entry in enumerate(claims):
-        tasks.append(_claims_task(name, _quick(entry, quick, f"claims[{index}]", CLAIMS_KEYS), f"claims[{index}]"))
+    tasks = _tasks(name, grids, claims, base, quick)
+    if not quick:  # the quick variant is checked too (it is small): a bad override fails now, not on --quick
+        _tasks(name, grids, claims, base, True)
     computed = {metric for task in tasks for cell in task.cells[:1] for metric in cell.metrics}
     for index, spec in enumerate(figures):
         _drawable(spec, computed, f"figure[{index}]")
@@ -174,13 +174,37 @@ def _known(table: Any, allowed: set[str], where: str) -> None:
                                  f"unknown key (known: {', '.join(sorted(allowed))})")
 
 
-def _quick(table: Any, quick: bool, where: str, allowed: set[str]) -> dict:
-    """The table with its ``quick`` overrides applied when ``quick``."""
+def _tasks(name: str, grids: list, claims: list, base: Path, quick: bool) -> list[Task]:
+    """The tasks of every grid and claims table, in the variant asked for."""
+    tasks: list[Task] = []
+    for index, grid in enumerate(grids):
+        with _quick(grid, quick, f"grid[{index}]", GRID_KEYS) as table:
+            tasks += _grid_tasks(name, table, base, f"grid[{index}]")
+    for index, entry in enumerate(claims):
+        with _quick(entry, quick, f"claims[{index}]", CLAIMS_KEYS) as table:
+            tasks.append(_claims_task(name, table, f"claims[{index}]"))
+    return tasks
+
+
+@contextmanager
+def _quick(table: Any, quick: bool, where: str, allowed: set[str]) -> Iterator[dict]:
+    """The table with its ``quick`` overrides applied when ``quick``; an
+    error in an overridden key is named ``where.quick.KEY``, where it was written."""
     _known(table, allowed, where)
     table = dict(table)
     overrides = table.pop("quick", {})
     _known(overrides, allowed - {"quick"}, f"{where}.quick")
-    return {**table, **overrides} if quick else table
+    if not quick:
+        yield table
+        return
+    try:
+        yield {**table, **overrides}
+    except UserInputError as exc:
+        key = exc.field.removeprefix(f"{where}.").split(".")[0].split("[")[0]
+        if key not in overrides or not exc.field.startswith(f"{where}."):
+            raise
+        field = f"{where}.quick.{exc.field.removeprefix(f'{where}.')}"
+        raise UserInputError(field, str(exc).removeprefix(f"{exc.field}: ")) from None
 
 
 def _unique(tasks: list[Task]) -> tuple[Task, ...]:

@@ -103,6 +103,18 @@ def test_quick_overrides_and_overlapping_grids(tmp_path):
     assert load(write(tmp_path, doubled)).cells == 200  # the same cells twice are one cell
 
 
+@pytest.mark.parametrize("quick", ["seeds = 0", "vary = { jobs = [6, 6] }", "metrics = [\"nope\"]",
+                                   "solvers = [{ name = \"cpsat\", time_limit = -1 }]"])
+def test_a_bad_quick_override_is_refused_by_either_variant_and_named_where_written(tmp_path, quick):
+    """It loaded without --quick, and with it was named as the grid's own key."""
+    key = quick.split(" ")[0]
+    path = write(tmp_path, GRID_200.replace("seeds = 10", f"seeds = 10\nquick = {{ {quick} }}"))
+    for variant in (False, True):
+        with pytest.raises(UserInputError) as caught:
+            load(path, quick=variant)
+        assert caught.value.field.startswith(f"grid[0].quick.{key}"), caught.value
+
+
 @pytest.mark.parametrize("change, field", [
     (lambda t: t.replace('family = "pcmax"', 'family = "nope"'), "grid[0].family"),
     (lambda t: t.replace('"pcmax-uniform"', '"nope"'), "grid[0].generator"),
