@@ -51,6 +51,10 @@ class Case:
     def optimum(self, objective: str | None = None) -> Fraction:
         """The proven optimum of ``objective`` (default: the family's first)."""
         objective = objective or self.objective
+        known = families.objectives(self.instance.family)
+        if objective not in known:  # solve() would name its --objective option, which the claim file has not
+            raise UserInputError("objective", f"{self.instance.family} has no objective {objective!r} "
+                                              f"(known: {', '.join(known)})")
         if objective not in self._optima:
             result = solve(self.instance, objective, None, self.time_limit)
             if result.status != OPTIMAL:
@@ -135,11 +139,15 @@ def _guarded(claim: Claim, file: str) -> Claim:
 
 
 def _called(function: Callable, file, *args, field: str | None = None) -> Any:
-    """``function(*args)``; NotProven and UserInputError pass, any other error is the file's."""
+    """``function(*args)``; NotProven passes, a UserInputError (a Case's
+    objective or heuristic unknown) is named inside ``field``, any other
+    error is the file's."""
     try:
         return function(*args)
-    except (NotProven, UserInputError):
+    except NotProven:
         raise
+    except UserInputError as exc:
+        raise UserInputError(f"{field or file}: {exc.field}", str(exc).removeprefix(f"{exc.field}: ")) from None
     except (Exception, SystemExit) as exc:  # the user's code: its error or its exit, in one line
         raise UserInputError(field or str(file), f"raised {type(exc).__name__}: {exc}") from None
 
