@@ -37,8 +37,13 @@ def append_row(path: Path | None, row: dict) -> None:
 
 
 def rerun_command(module: str) -> str:
-    """The command line that ran benchmark ``module`` (pass its ``__spec__.name``), with this run's options."""
-    return " ".join(["python -m", module, *sys.argv[1:]])
+    """The command line that ran benchmark ``module`` (pass its ``__spec__.name``),
+    with this run's options; a ``--results`` file, this machine's, reads FILE."""
+    words, local = [], False
+    for word in sys.argv[1:]:
+        words.append("FILE" if local else "--results=FILE" if word.startswith("--results=") else word)
+        local = word == "--results"
+    return " ".join(["python -m", module, *words])
 
 
 def write_generated(path: Path, command: str, text: str) -> None:

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from schedbench.bench.mosp_solvers import check_agreement
-from schedbench.bench.results_log import append_row, resume
+from schedbench.bench.results_log import append_row, rerun_command, resume
 
 
 def test_resume_drops_a_cut_line_and_foreign_rows(tmp_path):
@@ -22,6 +22,15 @@ def test_resume_drops_a_cut_line_and_foreign_rows(tmp_path):
 
 def _row(solver, status, objective, bound):
     return {"instance": "x", "solver": solver, "status": status, "objective": objective, "bound": bound}
+
+
+@pytest.mark.parametrize("argv, command", [
+    (["--results", "/tmp/x/run.jsonl", "--out", "t.md"], "python -m m --results FILE --out t.md"),
+    (["--results=/tmp/run.jsonl", "--instances", "3"], "python -m m --results=FILE --instances 3"),
+    (["--instances", "3"], "python -m m --instances 3")])
+def test_a_generated_tables_command_hides_this_machines_results_file(argv, command, monkeypatch):
+    monkeypatch.setattr("sys.argv", ["prog", *argv])
+    assert rerun_command("m") == command
 
 
 def test_backends_must_agree():
