@@ -92,8 +92,10 @@ class Store:
         if not create and not path.is_file():
             raise UserInputError("STORE", f"no results store at {path}")
         try:
-            if create:
+            if create:  # another application's SQLite file is refused before anything is written into it
                 self.db = sqlite3.connect(path, timeout=60, isolation_level=None)
+                if self._tables():
+                    self._check()
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=NORMAL")
                 self._create()
@@ -111,12 +113,15 @@ class Store:
         self.db.execute(f"CREATE TABLE IF NOT EXISTS members ({MEMBERS})")
 
     def _check(self) -> None:
+        tables = self._tables()
+        if not {"cells", "runs", "members"} <= tables:
+            raise sqlite3.DatabaseError(f"it has the tables {sorted(tables)}, not cells, runs and members")
         have = {row[1] for row in self.db.execute("PRAGMA table_info(cells)")}
         if have != set(NAMES):
             raise sqlite3.DatabaseError(f"its cells table has columns {sorted(have)}")
-        tables = {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if not {"runs", "members"} <= tables:
-            raise sqlite3.DatabaseError(f"it has the tables {sorted(tables)}, not cells, runs and members")
+
+    def _tables(self) -> set[str]:
+        return {row[0] for row in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
     def __enter__(self) -> "Store":
         return self

@@ -402,6 +402,25 @@ def test_merge_checks_every_source_before_it_writes(tmp_path):
         assert not (tmp_path / "out.sqlite").exists()
 
 
+def test_another_applications_sqlite_file_is_refused_and_left_as_it_was(tmp_path):
+    """run and merge added the store's tables to it (and switched its journal to WAL)."""
+    import sqlite3
+
+    foreign = tmp_path / "app.sqlite"
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE users (name TEXT)")
+    before = foreign.read_bytes()
+    exp = write(tmp_path, GRID_200.replace("seeds = 10", "seeds = 1"))
+    with Store(tmp_path / "empty.sqlite"):
+        pass
+    for args in (("run", exp, "--store", foreign, "--no-progress"), ("merge", foreign, tmp_path / "empty.sqlite"),
+                 ("table", foreign)):
+        out = run_cli(*args)
+        assert out.returncode == 2 and out.stderr.count("\n") == 1, (args, out.stderr)
+        assert "is not a schedbench results store (it has the tables ['users']" in out.stderr, (args, out.stderr)
+    assert foreign.read_bytes() == before and not (tmp_path / "app.sqlite-wal").exists()
+
+
 def test_export_csv_and_parquet_keep_exact_values(tmp_path):
     import csv
 
