@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from schedbench.errors import UserInputError
+from schedbench.model import FAMILIES
 
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("cell_id", "TEXT PRIMARY KEY"),   # sha256 of the cell's canonical key (see bench.experiment)
@@ -40,7 +41,7 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("algorithm", "TEXT"),
     ("options", "TEXT"),               # canonical JSON of the algorithm's options
     ("algorithm_version", "TEXT"),
-    ("status", "TEXT"),                # optimal, feasible, infeasible, unknown, invalid, error
+    ("status", "TEXT"),                # one of STATUSES
     ("value", "TEXT"),                 # exact "num/den"
     ("value_float", "REAL"),
     ("bound", "TEXT"),                 # exact proven bound (a heuristic's row: the family's cheap bound)
@@ -247,11 +248,18 @@ class Store:
 
 EXACT_COLUMNS = ("value", "bound")
 JSON_OBJECT_COLUMNS = ("params", "size", "options", "metrics")
+#: What a run writes: a solve's status, a heuristic's verdict, error, or a claims ledger's done.
+STATUSES = frozenset({"optimal", "feasible", "infeasible", "unknown", "invalid", "relaxed", RETRIED, "done"})
+KINDS = frozenset({"heuristic", "solver", "claims"})
 
 
 def row_problem(row: dict[str, Any]) -> str | None:
-    """Why a stored cell's exact values or JSON objects cannot be read, or
-    None (its schedule is read, and checked, only where one is drawn)."""
+    """Why a stored cell's status, kind, family, exact values or JSON objects
+    are not what a run writes, or None (its schedule is read, and checked,
+    only where one is drawn)."""
+    for name, known in (("status", STATUSES), ("kind", KINDS), ("family", FAMILIES)):
+        if row[name] not in known:
+            return f"{name} {row[name]!r} is not one of {', '.join(sorted(known))}"
     for name in EXACT_COLUMNS:
         text = row[name]
         if text is not None and not (isinstance(text, str) and _EXACT.fullmatch(text)):

@@ -448,7 +448,8 @@ def test_bad_input_is_one_line_and_exit_2(store, tmp_path):
     assert done.returncode == 2 and "proven optima differ" in done.stderr and done.stderr.count("\n") == 1
 
 
-@pytest.mark.parametrize("column, text", [("value", "abc"), ("bound", "1/0"), ("value", "0.5"),
+@pytest.mark.parametrize("column, text", [("value", "abc"), ("bound", "1/0"), ("value", "0.5"), ("status", "optimum"),
+                                           ("kind", "oracle"), ("family", "jobshop"),
                                            ("size", "not json"), ("metrics", "[1, 2]"), ("params", "null")])
 def test_a_cell_edited_by_hand_is_one_line_naming_it_in_every_reader(store, tmp_path, column, text):
     """A value no run writes made table, plot and report end in a traceback
