@@ -127,16 +127,16 @@ def _points(spec: dict, rows: list[dict[str, Any]]) -> dict[Any, list[tuple[Any,
         if not _matches(row, spec.get("where", {})):
             continue
         y = field(row, spec["y"])
-        series = field(row, spec["series"]) if "series" in spec else None
+        series = _hashable(field(row, spec["series"])) if "series" in spec else None
         pair = (row.get("params"), row.get("seed"), row.get("instance_hash"))
         if y is None:
-            samples = [(field(row, spec["x"]) if spec.get("x", KEY) != KEY else None, None)]
+            samples = [(_hashable(field(row, spec["x"])) if spec.get("x", KEY) != KEY else None, None)]
         elif isinstance(y, dict):
             if spec.get("x") != KEY:
                 raise UserInputError(f"figure {spec['name']}.x", f"{spec['y']} is a table: draw it with x = \"key\"")
             samples = [(_key(k), _number(spec, v)) for k, v in y.items()]
         else:
-            x = field(row, spec["x"]) if "x" in spec else None
+            x = _hashable(field(row, spec["x"])) if "x" in spec else None
             samples = [(x, _number(spec, v)) for v in (y if isinstance(y, list) else [y])]
         out.setdefault(series, []).extend((x, v, pair) for x, v in samples)
     return dict(sorted(out.items(), key=lambda item: sort_key(item[0])))
@@ -201,7 +201,15 @@ def comparisons(spec: dict, points: dict) -> list[dict[str, Any]]:
     return out
 
 
+def _hashable(value: Any) -> Any:
+    """An x or series value as a key: a list (a varied parameter such as
+    workflow-small's jobs = [2, 3]) as a tuple."""
+    return tuple(_hashable(v) for v in value) if isinstance(value, list) else value
+
+
 def _label(value: Any) -> str:
+    if isinstance(value, tuple):  # a list made hashable, shown as written
+        return "[" + ", ".join(_label(v) for v in value) + "]"
     return "" if value is None else str(value)
 
 

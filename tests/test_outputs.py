@@ -489,6 +489,18 @@ def test_an_invalid_or_failed_row_establishes_no_bound():
     assert (lpt["optimum"], lpt["best_bound"], lpt["ratio_to_bound"]) == (4, 4, F(5, 4))
 
 
+def test_a_list_valued_size_is_an_x_and_a_series(tmp_path):
+    """workflow-small varies jobs = [2, 3]: plot and report ended in "unhashable type: 'list'"."""
+    rows = [{**row("heuristic", "lpt", f"I{jobs}", jobs, size=canonical({"jobs": [jobs, jobs + 1]})), "seed": 0}
+            for jobs in (2, 3)]
+    for spec in ({"name": "x", "kind": "line", "x": "size.jobs", "y": "value"},
+                 {"name": "s", "kind": "bar", "x": "algorithm", "y": "value", "series": "size.jobs"}):
+        plots.check_figure(spec, "figure[0]")
+        shown = plots.draw(spec, rows, tmp_path).shown
+        labels = [r["x"] for r in shown] if spec["name"] == "x" else [r["series"] for r in shown]
+        assert labels == ["[2, 3]", "[3, 4]"] and [r["centre"] for r in shown] == [2.0, 3.0]
+
+
 def test_figures_draw_distributions_tables_and_paired_tests(tmp_path):
     """A list metric is a distribution (each element a sample), a table metric
     is drawn against its keys, and ``compare`` pairs two series instance by
