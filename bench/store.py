@@ -95,8 +95,11 @@ class Store:
         try:
             if create:  # another application's SQLite file is refused before anything is written into it
                 self.db = sqlite3.connect(path, timeout=60, isolation_level=None)
-                if self._tables():
-                    self._check()
+                tables = self._tables()
+                if tables and "cells" not in tables:
+                    raise sqlite3.DatabaseError(f"it has the tables {sorted(tables)}, none of them cells")
+                if tables:
+                    self._check_cells()
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=NORMAL")
                 self._create()
@@ -109,14 +112,21 @@ class Store:
         self.path = path
 
     def _create(self) -> None:
-        self.db.execute(f"CREATE TABLE IF NOT EXISTS cells ({', '.join(f'{n} {t}' for n, t in COLUMNS)})")
-        self.db.execute(f"CREATE TABLE IF NOT EXISTS runs ({', '.join(f'{n} {t}' for n, t in RUN_COLUMNS)})")
-        self.db.execute(f"CREATE TABLE IF NOT EXISTS members ({MEMBERS})")
+        """The tables a store lacks (all of a new one; members, added after
+        the first stores), in one transaction: never a store left half made."""
+        with self.db:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute(f"CREATE TABLE IF NOT EXISTS cells ({', '.join(f'{n} {t}' for n, t in COLUMNS)})")
+            self.db.execute(f"CREATE TABLE IF NOT EXISTS runs ({', '.join(f'{n} {t}' for n, t in RUN_COLUMNS)})")
+            self.db.execute(f"CREATE TABLE IF NOT EXISTS members ({MEMBERS})")
 
     def _check(self) -> None:
         tables = self._tables()
         if not {"cells", "runs", "members"} <= tables:
             raise sqlite3.DatabaseError(f"it has the tables {sorted(tables)}, not cells, runs and members")
+        self._check_cells()
+
+    def _check_cells(self) -> None:
         have = {row[1] for row in self.db.execute("PRAGMA table_info(cells)")}
         if have != set(NAMES):
             raise sqlite3.DatabaseError(f"its cells table has columns {sorted(have)}")

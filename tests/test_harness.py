@@ -419,6 +419,11 @@ def test_another_applications_sqlite_file_is_refused_and_left_as_it_was(tmp_path
         assert out.returncode == 2 and out.stderr.count("\n") == 1, (args, out.stderr)
         assert "is not a schedbench results store (it has the tables ['users']" in out.stderr, (args, out.stderr)
     assert foreign.read_bytes() == before and not (tmp_path / "app.sqlite-wal").exists()
+    legacy = tmp_path / "legacy.sqlite"  # the first stores had no members table: run adds it
+    with Store(legacy) as db:
+        db.db.execute("DROP TABLE members")
+    out = run_cli("run", exp, "--store", legacy, "--workers", "1", "--no-progress")
+    assert out.returncode == 0 and "ran 20" in out.stdout, out.stderr
 
 
 def test_export_csv_and_parquet_keep_exact_values(tmp_path):
