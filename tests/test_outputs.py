@@ -405,6 +405,26 @@ def test_an_invalid_schedule_is_drawn_under_its_violation_and_said_on_stderr(tmp
     assert titles == ["INVALID: overlap\npcmax"]
 
 
+def test_a_stored_cell_is_checked_as_its_run_checked_it(tmp_path):
+    """An optimum of MOSP's unconstrained makespan and a relaxed MOSP
+    heuristic's schedule (valid against its own references) were drawn as
+    INVALID: checked against SPEC's local constraints, not the cell's rules."""
+    import sqlite3
+
+    experiment = tmp_path / "e.toml"
+    experiment.write_text('name = "e"\n[[grid]]\nfamily = "mosp"\ngenerator = "mosp-figure1"\n'
+                          'objectives = ["unconstrained-makespan"]\nsolvers = [{ name = "cpsat", time_limit = 10 }]\n'
+                          '[[grid]]\nfamily = "mosp"\ngenerator = "mosp-small"\nseeds = 6\nheuristics = ["spt-lpt"]\n')
+    store = tmp_path / "s.sqlite"
+    assert run_cli("run", experiment, "--store", store, "--workers", "1", "--no-progress").returncode == 0
+    with sqlite3.connect(store) as db:
+        cells = dict(db.execute("SELECT cell_id, status FROM cells"))
+    assert {"optimal", "relaxed"} <= set(cells.values())
+    for cell, status in cells.items():
+        done = run_cli("plot", "gantt", store, "--cell", cell, "--out", tmp_path / f"{cell}.png")
+        assert done.returncode == 0 and done.stderr == "", (status, done.stderr)
+
+
 def test_output_files_in_no_folder_are_refused_before_any_work(tmp_path):
     """plot gantt --out and certify --table created missing folders where table --out refuses."""
     instance = write_json(tmp_path, "i.json", {"family": "pcmax", "format_version": 1, "machines": 2, "jobs": [3]})

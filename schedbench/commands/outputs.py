@@ -112,7 +112,10 @@ def gantt(source, schedule_file, cell, out) -> None:
     plot gantt INSTANCE_FILE SCHEDULE_FILE --out F.png
     plot gantt STORE --cell CELL_ID --out F.png
     The second rebuilds the cell's instance from its generator call and
-    draws the schedule stored with it.
+    draws the schedule stored with it. A schedule the validator rejects
+    (SPEC's rules, as `validate` checks them; a cell's: its objective's,
+    and a heuristic's own references, as the run checked it) is drawn
+    under its first violation, with a warning.
     """
     from schedbench.model import load_instance, load_schedule
 
@@ -121,29 +124,30 @@ def gantt(source, schedule_file, cell, out) -> None:
         if schedule_file is None:
             raise UserInputError("SCHEDULE_FILE", "give INSTANCE_FILE SCHEDULE_FILE, or STORE --cell CELL_ID")
         instance = load_instance(source)
-        _draw(instance, load_schedule(instance, schedule_file), Path(out))
+        _draw(instance, load_schedule(instance, schedule_file), "", None, None, Path(out))
         return
     if schedule_file is not None:
         raise UserInputError("SCHEDULE_FILE", "with --cell, give only the STORE")
-    instance, schedule, title = _stored_schedule(source, cell)
-    _draw(instance, schedule, Path(out), title)
+    _draw(*_stored_schedule(source, cell), Path(out))
 
 
-def _draw(instance, schedule, out: Path, title: str = "") -> None:
+def _draw(instance, schedule, title: str, objective: str | None, heuristic: str | None, out: Path) -> None:
     """Draw the chart; a schedule the validator rejects is still drawn (that
     is how one debugs it), but its first violation heads the chart and is
     said on stderr: never shown as if it were a schedule."""
     from schedbench.bench.plots import gantt_of
     from schedbench.families import violations
 
-    broken = violations(instance, schedule, None)
+    broken = violations(instance, schedule, objective, heuristic)
     if broken:
         click.echo(f"schedbench: warning: the schedule is invalid ({len(broken)} violations): {broken[0]}", err=True)
     click.echo(gantt_of(instance, schedule, out, title, f"INVALID: {str(broken[0])[:100]}" if broken else ""))
 
 
 def _stored_schedule(store: str, cell: str):
-    """(instance, schedule, title) of a stored cell, checking the rebuilt instance is the one that ran."""
+    """(instance, schedule, title, objective, heuristic) of a stored cell
+    (heuristic: the algorithm of a heuristic's cell, else None), checking the
+    rebuilt instance is the one that ran."""
     import json
     import re
 
@@ -173,7 +177,8 @@ def _stored_schedule(store: str, cell: str):
     except (TypeError, ValueError, RecursionError):
         raise UserInputError("--cell", f"cell {row['cell_id'][:12]}'s stored schedule is not JSON "
                                        "(not as a run writes it: was the store edited?)") from None
-    return instance, schedule_from_json(instance, stored), title
+    heuristic = row["algorithm"] if row["kind"] == "heuristic" else None
+    return instance, schedule_from_json(instance, stored), title, row["objective"], heuristic
 
 
 @click.command()
