@@ -147,21 +147,25 @@ def parse(data: dict, text: str, base: Path, quick: bool, default_name: str) -> 
         check_figure(spec, f"figure[{index}]")
     _distinct([spec["name"] for spec in figures], "figure", "the figure name")
     tasks = _tasks(name, grids, claims, base, quick)
-    if not quick:  # the quick variant is checked too (it is small): a bad override fails now, not on --quick
-        _tasks(name, grids, claims, base, True)
-    computed = {metric for task in tasks for cell in task.cells[:1] for metric in cell.metrics}
-    for index, spec in enumerate(figures):
-        _drawable(spec, computed, f"figure[{index}]")
+    variants = [(tasks, quick)]
+    if not quick and any(isinstance(table, dict) and "quick" in table for table in grids + claims):
+        # the quick variant is checked too (it is small): a bad override fails now, not on --quick
+        variants.append((_tasks(name, grids, claims, base, True), True))
+    for variant, is_quick in variants:
+        computed = {metric for task in variant for cell in task.cells[:1] for metric in cell.metrics}
+        for index, spec in enumerate(figures):
+            _drawable(spec, computed, f"figure[{index}]", is_quick)
     return Experiment(name, str(data.get("title", name)), text, quick, _unique(tasks))
 
 
-def _drawable(spec: dict, computed: set[str], where: str) -> None:
+def _drawable(spec: dict, computed: set[str], where: str, quick: bool) -> None:
     """Refuse a figure reading a metric no grid computes: it would be drawn empty."""
     fields = [(key, spec[key]) for key in ("x", "y", "series") if key in spec]
     fields += [(f"where.{key}", key) for key in spec.get("where", {})]
     for key, field in fields:
         if isinstance(field, str) and field.startswith("metrics.") and field.removeprefix("metrics.") not in computed:
-            raise UserInputError(f"{where}.{key}", f"no grid computes the metric {field.removeprefix('metrics.')!r} "
+            raise UserInputError(f"{where}.{key}", f"no grid computes the metric {field.removeprefix('metrics.')!r}"
+                                                   f"{' with --quick' if quick else ''} "
                                                    f"(computed: {', '.join(sorted(computed)) or 'none'})")
 
 
@@ -200,11 +204,13 @@ def _quick(table: Any, quick: bool, where: str, allowed: set[str]) -> Iterator[d
     try:
         yield {**table, **overrides}
     except UserInputError as exc:
-        key = exc.field.removeprefix(f"{where}.").split(".")[0].split("[")[0]
-        if key not in overrides or not exc.field.startswith(f"{where}."):
+        if not overrides:
             raise
-        field = f"{where}.quick.{exc.field.removeprefix(f'{where}.')}"
-        raise UserInputError(field, str(exc).removeprefix(f"{exc.field}: ")) from None
+        message = str(exc).removeprefix(f"{exc.field}: ")
+        key = exc.field.removeprefix(f"{where}.").split(".")[0].split("[")[0]
+        if key in overrides and exc.field.startswith(f"{where}."):
+            raise UserInputError(f"{where}.quick.{exc.field.removeprefix(f'{where}.')}", message) from None
+        raise UserInputError(exc.field, f"{message} (with the {where}.quick overrides)") from None
 
 
 def _unique(tasks: list[Task]) -> tuple[Task, ...]:

@@ -115,6 +115,19 @@ def test_a_bad_quick_override_is_refused_by_either_variant_and_named_where_writt
         assert caught.value.field.startswith(f"grid[0].quick.{key}"), caught.value
 
 
+def test_the_quick_variant_is_checked_whole_and_its_errors_say_so(tmp_path):
+    """A figure of a metric only the full grid computes loaded until --quick;
+    a clash the quick overrides make elsewhere says it comes from them."""
+    figure = '[[figure]]\nname = "f"\nkind = "hist"\ny = "metrics.makespan"\n'
+    undrawable = write(tmp_path, GRID_200.replace("seeds = 10", "seeds = 10\nquick = { metrics = [] }") + figure)
+    clash = write(tmp_path, GRID_200.replace("seeds = 10", "seeds = 10\nquick = { params = { jobs = 3 } }"), "c.toml")
+    for variant in (False, True):
+        with pytest.raises(UserInputError, match=r"^figure\[0\]\.y: no grid computes the metric 'makespan' with --quick"):
+            load(undrawable, quick=variant)
+        with pytest.raises(UserInputError, match=r"^grid\[0\]\.vary\.jobs: .*\(with the grid\[0\]\.quick overrides\)$"):
+            load(clash, quick=variant)
+
+
 @pytest.mark.parametrize("change, field", [
     (lambda t: t.replace('family = "pcmax"', 'family = "nope"'), "grid[0].family"),
     (lambda t: t.replace('"pcmax-uniform"', '"nope"'), "grid[0].generator"),
