@@ -301,6 +301,11 @@ def test_a_bad_claim_file_is_one_line_naming_it(tmp_path):
                     "unknown.py: k.h: heuristic: pcmax has no heuristic 'nosuch'"),
         "objective": (header + "CLAIMS = [Claim('k.o', 's', lambda i: True, lambda c: c.optimum('flowtime'), PROJECT)]\n",
                       "objective.py: k.o: objective: pcmax has no objective 'flowtime' (known: makespan)"),
+        "value_objective": (header + "CLAIMS = [Claim('k.v', 's', lambda i: True, lambda c: c.value('lpt', 'x'), PROJECT)]\n",
+                            "value_objective.py: k.v: objective: pcmax has no objective 'x' (known: makespan)"),
+        "plain_error": (header + "from schedbench.errors import UserInputError\n"
+                        "CLAIMS = [Claim('k.e', 's', lambda i: True, lambda c: (_ for _ in ()).throw(UserInputError('', 'bad')), PROJECT)]\n",
+                        "plain_error.py: k.e: bad"),
         "text_ratio": (header + "CLAIMS = [Claim('k.t', 's', lambda i: True, lambda c: Check(True, 'big'), PROJECT)]\n",
                        "k.t: the Check's ratio must be None, an int or a Fraction (exact), got 'big'"),
         "float_ratio": (header + "CLAIMS = [Claim('k.f', 's', lambda i: True, lambda c: Check(True, 1.5), PROJECT)]\n",

@@ -48,13 +48,19 @@ class Case:
     def objective(self) -> str:
         return families.objectives(self.instance.family)[0]
 
-    def optimum(self, objective: str | None = None) -> Fraction:
-        """The proven optimum of ``objective`` (default: the family's first)."""
+    def _objective(self, objective: str | None) -> str:
+        """``objective``, or the family's first; an unknown one is named
+        ``objective`` (solve() would name its --objective option, which a claim file has not)."""
         objective = objective or self.objective
         known = families.objectives(self.instance.family)
-        if objective not in known:  # solve() would name its --objective option, which the claim file has not
+        if objective not in known:
             raise UserInputError("objective", f"{self.instance.family} has no objective {objective!r} "
                                               f"(known: {', '.join(known)})")
+        return objective
+
+    def optimum(self, objective: str | None = None) -> Fraction:
+        """The proven optimum of ``objective`` (default: the family's first)."""
+        objective = self._objective(objective)
         if objective not in self._optima:
             result = solve(self.instance, objective, None, self.time_limit)
             if result.status != OPTIMAL:
@@ -73,7 +79,7 @@ class Case:
 
     def value(self, heuristic: str, objective: str | None = None) -> Fraction:
         """Heuristic ``heuristic``'s exact objective value; only for a schedule valid by SPEC's rules."""
-        objective = objective or self.objective
+        objective = self._objective(objective)
         schedule = self.schedule(heuristic)
         status, why = families.heuristic_verdict(self.instance, schedule, objective, heuristic)
         if status != "feasible":
@@ -147,7 +153,8 @@ def _called(function: Callable, file, *args, field: str | None = None) -> Any:
     except NotProven:
         raise
     except UserInputError as exc:
-        raise UserInputError(f"{field or file}: {exc.field}", str(exc).removeprefix(f"{exc.field}: ")) from None
+        inner = f": {exc.field}" if exc.field else ""
+        raise UserInputError(f"{field or file}{inner}", str(exc).removeprefix(f"{exc.field}: ")) from None
     except (Exception, SystemExit) as exc:  # the user's code: its error or its exit, in one line
         raise UserInputError(field or str(file), f"raised {type(exc).__name__}: {exc}") from None
 
