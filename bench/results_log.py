@@ -38,11 +38,14 @@ def append_row(path: Path | None, row: dict) -> None:
 
 def rerun_command(module: str) -> str:
     """The command line that ran benchmark ``module`` (pass its ``__spec__.name``),
-    with this run's options; a ``--results`` file, this machine's, reads FILE."""
+    with this run's options; a ``--results`` file (argparse takes ``--res``
+    too), this machine's, reads FILE."""
     words, local = [], False
     for word in sys.argv[1:]:
-        words.append("FILE" if local else "--results=FILE" if word.startswith("--results=") else word)
-        local = word == "--results"
+        name, equals, _ = word.partition("=")
+        results = len(name) > 2 and "--results".startswith(name)
+        words.append("FILE" if local else f"{name}=FILE" if results and equals else word)
+        local = results and not equals
     return " ".join(["python -m", module, *words])
 
 

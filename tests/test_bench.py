@@ -27,7 +27,8 @@ def _row(solver, status, objective, bound):
 @pytest.mark.parametrize("argv, command", [
     (["--results", "/tmp/x/run.jsonl", "--out", "t.md"], "python -m m --results FILE --out t.md"),
     (["--results=/tmp/run.jsonl", "--instances", "3"], "python -m m --results=FILE --instances 3"),
-    (["--instances", "3"], "python -m m --instances 3")])
+    (["--instances", "3"], "python -m m --instances 3"),
+    (["--resu", "/tmp/a.jsonl", "--res=/tmp/b"], "python -m m --resu FILE --res=FILE")])
 def test_a_generated_tables_command_hides_this_machines_results_file(argv, command, monkeypatch):
     monkeypatch.setattr("sys.argv", ["prog", *argv])
     assert rerun_command("m") == command
