@@ -17,6 +17,7 @@ import csv
 import json
 import re
 import sqlite3
+import tomllib
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -169,9 +170,16 @@ class Store:
         return out
 
     def runs(self) -> list[dict[str, Any]]:
+        """Every run, refusing one edited by hand (as ``rows`` refuses a cell)."""
         cursor = self.db.execute("SELECT * FROM runs ORDER BY run_id")
         names = [d[0] for d in cursor.description]
-        return [dict(zip(names, row)) for row in cursor]
+        runs = [dict(zip(names, row)) for row in cursor]
+        for run in runs:
+            problem = run_problem(run)
+            if problem:
+                raise UserInputError("STORE", f"{self.path}: run {run['run_id']}: {problem} "
+                                              "(not as a run writes it: was the store edited?)")
+        return runs
 
     def finished(self) -> set[str]:
         """The cells a run skips: every stored cell but those that ended in error."""
@@ -198,9 +206,10 @@ class Store:
         sql = "SELECT * FROM cells" + (f" WHERE {where}" if where else "") + " ORDER BY cell_id"
         cursor = self.db.execute(sql, args)
         names = [d[0] for d in cursor.description]
+        known_json: set[str] = set()  # parameters, sizes and options repeat from cell to cell: read once
         for values in cursor:
             row = dict(zip(names, values))
-            problem = row_problem(row)
+            problem = row_problem(row, known_json)
             if problem:
                 raise UserInputError("STORE", f"{self.path}: cell {str(row['cell_id'])[:12]}: {problem} "
                                               "(not as a run writes it: was the store edited?)")
@@ -263,26 +272,50 @@ STATUSES = frozenset({"optimal", "feasible", "infeasible", "unknown", "invalid",
 KINDS = frozenset({"heuristic", "solver", "claims"})
 
 
-def row_problem(row: dict[str, Any]) -> str | None:
-    """Why a stored cell's status, kind, family, exact values or JSON objects
-    are not what a run writes, or None (its schedule is read, and checked,
-    only where one is drawn)."""
+NUMBER_COLUMNS = ("seed", "value_float", "bound_float", "wall_time", "time_limit")
+
+
+def row_problem(row: dict[str, Any], known_json: set[str]) -> str | None:
+    """Why a stored cell's status, kind, family, numbers, exact values or
+    JSON objects are not what a run writes, or None (its schedule is read,
+    and checked, only where one is drawn). ``known_json``: JSON texts
+    already read as objects."""
     for name, known in (("status", STATUSES), ("kind", KINDS), ("family", FAMILIES)):
         if row[name] not in known:
             return f"{name} {row[name]!r} is not one of {', '.join(sorted(known))}"
+    for name in NUMBER_COLUMNS:
+        if row[name] is not None and (isinstance(row[name], bool) or not isinstance(row[name], (int, float))):
+            return f"{name} {row[name]!r} is not a number"
     for name in EXACT_COLUMNS:
         text = row[name]
         if text is not None and not (isinstance(text, str) and _EXACT.fullmatch(text)):
             return f"{name} {text!r} is not an exact number num/den"
     for name in JSON_OBJECT_COLUMNS:
-        if row[name] is not None:
-            try:
-                value = json.loads(row[name])
-            except (TypeError, ValueError, RecursionError):
-                value = None
-            if not isinstance(value, dict):
+        if row[name] is not None and row[name] not in known_json:
+            if not isinstance(_json(row[name]), dict):
                 return f"{name} {str(row[name])[:40]!r} is not a JSON object"
+            known_json.add(row[name])
     return None
+
+
+def run_problem(run: dict[str, Any]) -> str | None:
+    """Why a stored run's versions or experiment text are not what a run writes, or None."""
+    if run["versions"] is not None and not isinstance(_json(run["versions"]), dict):
+        return f"versions {str(run['versions'])[:40]!r} is not a JSON object"
+    if run["experiment_text"] is not None:
+        try:
+            tomllib.loads(run["experiment_text"])
+        except (TypeError, tomllib.TOMLDecodeError):
+            return "its experiment_text is not a TOML experiment"
+    return None
+
+
+def _json(text: Any) -> Any:
+    """The JSON value of ``text``, or None when it is none."""
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return None
 
 
 _EXACT = re.compile(r"-?[0-9]+(/0*[1-9][0-9]*)?")  # what str(Fraction) writes, up to leading zeros

@@ -469,7 +469,7 @@ def test_bad_input_is_one_line_and_exit_2(store, tmp_path):
 
 
 @pytest.mark.parametrize("column, text", [("value", "abc"), ("bound", "1/0"), ("value", "0.5"), ("status", "optimum"),
-                                           ("kind", "oracle"), ("family", "jobshop"),
+                                           ("kind", "oracle"), ("family", "jobshop"), ("wall_time", "abc"),
                                            ("size", "not json"), ("metrics", "[1, 2]"), ("params", "null")])
 def test_a_cell_edited_by_hand_is_one_line_naming_it_in_every_reader(store, tmp_path, column, text):
     """A value no run writes made table, plot and report end in a traceback
@@ -489,6 +489,22 @@ def test_a_cell_edited_by_hand_is_one_line_naming_it_in_every_reader(store, tmp_
         assert done.returncode == 2 and done.stderr.count("\n") == 1, (args, done.stderr)
         assert f"cell {ROWS[4]['cell_id'][:12]}: {column} {text!r}" in done.stderr, (args, done.stderr)
     assert not (tmp_path / "merged.sqlite").exists() and not (tmp_path / "x.csv").exists()
+
+
+@pytest.mark.parametrize("column, text, problem", [("versions", "notjson", "versions 'notjson' is not a JSON object"),
+                                                    ("experiment_text", "[grid", "its experiment_text is not a TOML")])
+def test_a_run_edited_by_hand_is_one_line_naming_it(store, tmp_path, column, text, problem):
+    import shutil
+    import sqlite3
+
+    edited = tmp_path / "edited.sqlite"
+    shutil.copy(store, edited)
+    with sqlite3.connect(edited) as db:
+        db.execute(f"UPDATE runs SET {column} = ?", (text,))
+    for args in (("report", edited, "--out", tmp_path / "report"), ("plot", edited, "--out", tmp_path / "figures")):
+        done = run_cli(*args)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, (args, done.stderr)
+        assert f"run 1: {problem}" in done.stderr, (args, done.stderr)
 
 
 def test_a_stored_schedule_edited_by_hand_is_one_line(tmp_path):
