@@ -501,10 +501,14 @@ def test_a_run_edited_by_hand_is_one_line_naming_it(store, tmp_path, column, tex
     shutil.copy(store, edited)
     with sqlite3.connect(edited) as db:
         db.execute(f"UPDATE runs SET {column} = ?", (text,))
-    for args in (("report", edited, "--out", tmp_path / "report"), ("plot", edited, "--out", tmp_path / "figures")):
+    good = tmp_path / "good.sqlite"
+    shutil.copy(store, good)
+    for args in (("report", edited, "--out", tmp_path / "report"), ("plot", edited, "--out", tmp_path / "figures"),
+                 ("merge", tmp_path / "merged.sqlite", good, edited)):
         done = run_cli(*args)
         assert done.returncode == 2 and done.stderr.count("\n") == 1, (args, done.stderr)
         assert f"run 1: {problem}" in done.stderr, (args, done.stderr)
+    assert not (tmp_path / "merged.sqlite").exists()
 
 
 def test_a_stored_schedule_edited_by_hand_is_one_line(tmp_path):

@@ -85,8 +85,9 @@ def merge(out, stores) -> None:
     for path in stores:  # every source is checked before OUT is touched: no half merge, no empty OUT left
         if Path(path).resolve() == Path(out).resolve():
             raise UserInputError("STORES", f"{path} is the output store itself")
-        with Store(path, create=False) as source:
-            for _ in source.rows():  # a cell edited by hand is refused here, not halfway through OUT
+        with Store(path, create=False) as source:  # a run or cell edited by hand is refused here, not halfway
+            source.runs()
+            for _ in source.rows():
                 pass
     with Store(out) as db:
         for path in stores:
