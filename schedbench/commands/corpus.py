@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from schedbench.commands import SECONDS, require_directory
+from schedbench.commands import SECONDS
 from schedbench.errors import UserInputError
 
 
@@ -50,7 +50,6 @@ def certify(files, objectives, time_limit, table, workers, cluster) -> None:
     from schedbench.bench.corpus import read_table, same_verdict, status_counts
     from schedbench.bench.corpus import certify as run_certify
 
-    require_directory(table, "--table")
     path = _table_path(table)
     report = run_certify(files, objectives, time_limit, path, _bar("certify", "entry"), workers, cluster)
     changed = undecided = 0
