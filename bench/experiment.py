@@ -14,8 +14,7 @@ import inspect
 import itertools
 import json
 import tomllib
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -182,34 +181,33 @@ def _tasks(name: str, grids: list, claims: list, base: Path, quick: bool) -> lis
     """The tasks of every grid and claims table, in the variant asked for."""
     tasks: list[Task] = []
     for index, grid in enumerate(grids):
-        with _quick(grid, quick, f"grid[{index}]", GRID_KEYS) as table:
-            tasks += _grid_tasks(name, table, base, f"grid[{index}]")
+        where = f"grid[{index}]"
+        tasks += _variant(lambda table: _grid_tasks(name, table, base, where), grid, quick, where, GRID_KEYS)
     for index, entry in enumerate(claims):
-        with _quick(entry, quick, f"claims[{index}]", CLAIMS_KEYS) as table:
-            tasks.append(_claims_task(name, table, f"claims[{index}]"))
+        where = f"claims[{index}]"
+        tasks.append(_variant(lambda table: _claims_task(name, table, where), entry, quick, where, CLAIMS_KEYS))
     return tasks
 
 
-@contextmanager
-def _quick(table: Any, quick: bool, where: str, allowed: set[str]) -> Iterator[dict]:
-    """The table with its ``quick`` overrides applied when ``quick``; an
-    error in an overridden key is named ``where.quick.KEY``, where it was written."""
+def _variant(build: Callable[[dict], Any], table: Any, quick: bool, where: str, allowed: set[str]) -> Any:
+    """``build`` of the table, with its ``quick`` overrides applied when
+    ``quick``. An error in an overridden key is named ``where.quick.KEY``,
+    where it was written; one the overrides cause elsewhere says so; one the
+    table has without them is raised as the table's own."""
     _known(table, allowed, where)
     table = dict(table)
     overrides = table.pop("quick", {})
     _known(overrides, allowed - {"quick"}, f"{where}.quick")
-    if not quick:
-        yield table
-        return
+    if not quick or not overrides:
+        return build(table)
     try:
-        yield {**table, **overrides}
+        return build({**table, **overrides})
     except UserInputError as exc:
-        if not overrides:
-            raise
         message = str(exc).removeprefix(f"{exc.field}: ")
         key = exc.field.removeprefix(f"{where}.").split(".")[0].split("[")[0]
         if key in overrides and exc.field.startswith(f"{where}."):
             raise UserInputError(f"{where}.quick.{exc.field.removeprefix(f'{where}.')}", message) from None
+        build(table)  # raises the table's own error, if it is one
         raise UserInputError(exc.field, f"{message} (with the {where}.quick overrides)") from None
 
 
@@ -314,13 +312,24 @@ def _distinct(values: list, where: str, what: str) -> None:
         texts.add(text)
 
 
+#: The most seeds a grid (or instances a claims table) asks for, and the
+#: seed bound a store holds (SQLite's INTEGER): beyond, one clear refusal.
+MAX_COUNT = 1_000_000
+SEED_LIMIT = 2 ** 63
+
+
 def _seeds(value: Any, where: str) -> list[int]:
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 1:
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= MAX_COUNT:
         return list(range(value))
-    if isinstance(value, list) and value and all(isinstance(s, int) and not isinstance(s, bool) for s in value):
+    if isinstance(value, list) and value and all(_seed(s) for s in value):
         _distinct(value, where, "the seed")
         return value
-    raise UserInputError(where, f"must be a count >= 1 or a non-empty array of integer seeds, got {value!r}")
+    raise UserInputError(where, f"must be a count from 1 to {MAX_COUNT:,} or a non-empty array of integer seeds "
+                                f"from 0 to 2^63 - 1, got {value!r}")
+
+
+def _seed(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < SEED_LIMIT
 
 
 def _objectives(family: str, value: Any, where: str) -> list[str]:
@@ -410,9 +419,9 @@ def _claims_task(experiment: str, entry: dict, where: str) -> Task:
     options = {"instances": entry.get("instances", 100), "seed": entry.get("seed", 0),
                "solver": entry.get("solver", "cpsat")}
     limit = entry.get("time_limit", 20.0)
-    for key, value in (("instances", options["instances"]), ("seed", options["seed"])):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise UserInputError(f"{where}.{key}", f"must be an integer >= 0, got {value!r}")
+    for key, value, most in (("instances", options["instances"], MAX_COUNT), ("seed", options["seed"], SEED_LIMIT - 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
+            raise UserInputError(f"{where}.{key}", f"must be an integer from 0 to {most:,}, got {value!r}")
     if options["solver"] not in ("cpsat", "milp"):
         raise UserInputError(f"{where}.solver", f"must be cpsat or milp, got {options['solver']!r}")
     _seconds(limit, f"{where}.time_limit")

@@ -111,7 +111,7 @@ def _matches(row: dict[str, Any], filters: dict[str, Any]) -> bool:
     """Every filter holds; a filter value that is an array means "one of"."""
     for name, wanted in filters.items():
         value = field(row, name)
-        if not (value in wanted if isinstance(wanted, list) else value == wanted):
+        if not (value == wanted or (isinstance(wanted, list) and value in wanted)):  # a list value, or one of
             return False
     return True
 
@@ -127,16 +127,16 @@ def _points(spec: dict, rows: list[dict[str, Any]]) -> dict[Any, list[tuple[Any,
         if not _matches(row, spec.get("where", {})):
             continue
         y = field(row, spec["y"])
-        series = _hashable(field(row, spec["series"])) if "series" in spec else None
+        series = _axis(spec, "series", row) if "series" in spec else None
         pair = (row.get("params"), row.get("seed"), row.get("instance_hash"))
         if y is None:
-            samples = [(_hashable(field(row, spec["x"])) if spec.get("x", KEY) != KEY else None, None)]
+            samples = [(_axis(spec, "x", row) if spec.get("x", KEY) != KEY else None, None)]
         elif isinstance(y, dict):
             if spec.get("x") != KEY:
                 raise UserInputError(f"figure {spec['name']}.x", f"{spec['y']} is a table: draw it with x = \"key\"")
             samples = [(_key(k), _number(spec, v)) for k, v in y.items()]
         else:
-            x = _hashable(field(row, spec["x"])) if "x" in spec else None
+            x = _axis(spec, "x", row) if "x" in spec else None
             samples = [(x, _number(spec, v)) for v in (y if isinstance(y, list) else [y])]
         out.setdefault(series, []).extend((x, v, pair) for x, v in samples)
     return dict(sorted(out.items(), key=lambda item: sort_key(item[0])))
@@ -201,9 +201,16 @@ def comparisons(spec: dict, points: dict) -> list[dict[str, Any]]:
     return out
 
 
+def _axis(spec: dict, key: str, row: dict[str, Any]) -> Any:
+    """A row's x or series value as a key: a list (a varied parameter such
+    as workflow-small's jobs = [2, 3]) as a tuple; a table is refused."""
+    value = field(row, spec[key])
+    if isinstance(value, dict):
+        raise UserInputError(f"figure {spec['name']}.{key}", f"{spec[key]} is a table: draw it as y, with x = \"key\"")
+    return _hashable(value)
+
+
 def _hashable(value: Any) -> Any:
-    """An x or series value as a key: a list (a varied parameter such as
-    workflow-small's jobs = [2, 3]) as a tuple."""
     return tuple(_hashable(v) for v in value) if isinstance(value, list) else value
 
 

@@ -122,8 +122,10 @@ class Store:
             self.db.execute(f"CREATE TABLE IF NOT EXISTS members ({MEMBERS})")
 
     def _check(self) -> None:
+        """cells and runs, as a run makes them (members, which the first
+        stores lack, is read as empty: ``members``)."""
         tables = self._tables()
-        if not {"cells", "runs", "members"} <= tables:
+        if not {"cells", "runs"} <= tables:
             raise sqlite3.DatabaseError(f"it has the tables {sorted(tables)}, not cells, runs and members")
         self._check_cells()
 
@@ -165,6 +167,11 @@ class Store:
     def members(self) -> dict[tuple[str, int], set[str]]:
         """(experiment, quick) -> the ids of its cells."""
         out: dict[tuple[str, int], set[str]] = {}
+        if "members" not in self._tables():  # a first store, read only: its cells by the experiment that ran them
+            for experiment, cell_id in self.db.execute("SELECT experiment, cell_id FROM cells"):
+                for quick in (0, 1):
+                    out.setdefault((experiment, quick), set()).add(cell_id)
+            return out
         for experiment, quick, cell_id in self.db.execute("SELECT experiment, quick, cell_id FROM members"):
             out.setdefault((experiment, quick), set()).add(cell_id)
         return out

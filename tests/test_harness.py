@@ -121,6 +121,10 @@ def test_the_quick_variant_is_checked_whole_and_its_errors_say_so(tmp_path):
     figure = '[[figure]]\nname = "f"\nkind = "hist"\ny = "metrics.makespan"\n'
     undrawable = write(tmp_path, GRID_200.replace("seeds = 10", "seeds = 10\nquick = { metrics = [] }") + figure)
     clash = write(tmp_path, GRID_200.replace("seeds = 10", "seeds = 10\nquick = { params = { jobs = 3 } }"), "c.toml")
+    own = write(tmp_path, GRID_200.replace("seeds = 10", "seeds = 10\nparams = { nope = 1 }\nquick = { seeds = 1 }"),
+                "o.toml")
+    with pytest.raises(UserInputError, match=r"^grid\[0\]\.params\.nope: unknown parameter \(known: [^)]*\)$"):
+        load(own, quick=True)  # the table's own error, not blamed on its quick overrides
     for variant in (False, True):
         with pytest.raises(UserInputError, match=r"^figure\[0\]\.y: no grid computes the metric 'makespan' with --quick"):
             load(undrawable, quick=variant)
@@ -143,6 +147,9 @@ def test_the_quick_variant_is_checked_whole_and_its_errors_say_so(tmp_path):
     (lambda t: t.replace("jobs = [6, 8]", "jobs = [6, 6]"), "grid[0].vary.jobs: repeats the value 6"),
     (lambda t: t.replace('metrics = ["makespan"]', 'metrics = ["makespan", "makespan"]'), "grid[0].metrics"),
     (lambda t: t.replace("seeds = 10", "seeds = [1, 1]"), "grid[0].seeds: repeats the seed 1"),
+    (lambda t: t.replace("seeds = 10", "seeds = [9223372036854775808]"), "grid[0].seeds"),  # past SQLite's INTEGER
+    (lambda t: t.replace("seeds = 10", "seeds = [-1]"), "grid[0].seeds"),
+    (lambda t: t.replace("seeds = 10", "seeds = 1000000000000"), "grid[0].seeds: must be a count from 1 to 1,000,000"),
     (lambda t: t.replace('{ name = "cpsat", time_limit = 20 }', '{ name = "cpsat", time_limit = 20 }, '
                          '{ name = "cpsat", time_limit = 20 }'), "grid[0].solvers: repeats the solver"),
     (lambda t: t.replace('{ name = "cpsat", time_limit = 20 }', '{ name = "cpsat", time_limit = 20 }, '
@@ -432,11 +439,17 @@ def test_another_applications_sqlite_file_is_refused_and_left_as_it_was(tmp_path
         assert out.returncode == 2 and out.stderr.count("\n") == 1, (args, out.stderr)
         assert "is not a schedbench results store (it has the tables ['users']" in out.stderr, (args, out.stderr)
     assert foreign.read_bytes() == before and not (tmp_path / "app.sqlite-wal").exists()
-    legacy = tmp_path / "legacy.sqlite"  # the first stores had no members table: run adds it
+    legacy = tmp_path / "legacy.sqlite"  # the first stores had no members table: readers read one, run adds it
+    assert run_cli("run", exp, "--store", legacy, "--workers", "1", "--no-progress").returncode == 0
     with Store(legacy) as db:
         db.db.execute("DROP TABLE members")
+    table = run_cli("table", legacy, "--experiment", "two-hundred", "--format", "csv")
+    assert table.returncode == 0 and table.stdout.count("\n") > 2, table.stderr
+    assert run_cli("export", legacy, "--out", tmp_path / "legacy.csv").returncode == 0
     out = run_cli("run", exp, "--store", legacy, "--workers", "1", "--no-progress")
-    assert out.returncode == 0 and "ran 20" in out.stdout, out.stderr
+    assert out.returncode == 0 and "20 already stored" in out.stdout, out.stderr
+    with Store(legacy, create=False) as db:
+        assert len(db.members()[("two-hundred", 0)]) == 20
 
 
 def test_export_csv_and_parquet_keep_exact_values(tmp_path):

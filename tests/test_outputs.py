@@ -538,6 +538,11 @@ def test_a_list_valued_size_is_an_x_and_a_series(tmp_path):
         shown = plots.draw(spec, rows, tmp_path).shown
         labels = [r["x"] for r in shown] if spec["name"] == "x" else [r["series"] for r in shown]
         assert labels == ["[2, 3]", "[3, 4]"] and [r["centre"] for r in shown] == [2.0, 3.0]
+    chosen = {"name": "w", "kind": "line", "x": "size.jobs", "y": "value", "where": {"size.jobs": [2, 3]}}
+    assert [r["x"] for r in plots.draw(chosen, rows, tmp_path).shown] == ["[2, 3]"]  # a list value, not "2 or 3"
+    tables = [{**r, "metrics": canonical({"by_decade": {"0": 1}})} for r in rows]
+    with pytest.raises(UserInputError, match=r"^figure t\.x: metrics\.by_decade is a table: draw it as y"):
+        plots.draw({"name": "t", "kind": "line", "x": "metrics.by_decade", "y": "value"}, tables, tmp_path)
 
 
 def test_figures_draw_distributions_tables_and_paired_tests(tmp_path):

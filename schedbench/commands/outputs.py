@@ -172,6 +172,8 @@ def _stored_schedule(store: str, cell: str):
         raise UserInputError("--cell", "its generator now builds a different instance than the one stored "
                                        "(the code changed since the run)")
     title = f"{row['algorithm']} on {row['instance_name'] or row['generator']} (seed {row['seed']}), {row['objective']}"
+    if row["status"] not in ("optimal", "feasible"):  # relaxed: valid against its own references only
+        title += f" [{row['status']}]"
     try:
         stored = json.loads(row["schedule"])
     except (TypeError, ValueError, RecursionError):
