@@ -108,10 +108,11 @@ def figure_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _matches(row: dict[str, Any], filters: dict[str, Any]) -> bool:
-    """Every filter holds; a filter value that is an array means "one of"."""
+    """Every filter holds; a filter value that is an array means "one of",
+    or that array itself (a list-valued field such as workflow-small's jobs)."""
     for name, wanted in filters.items():
         value = field(row, name)
-        if not (value == wanted or (isinstance(wanted, list) and value in wanted)):  # a list value, or one of
+        if not (value == wanted or (isinstance(wanted, list) and value in wanted)):
             return False
     return True
 

@@ -126,7 +126,7 @@ class Store:
         stores lack, is read as empty: ``members``)."""
         tables = self._tables()
         if not {"cells", "runs"} <= tables:
-            raise sqlite3.DatabaseError(f"it has the tables {sorted(tables)}, not cells, runs and members")
+            raise sqlite3.DatabaseError(f"it has the tables {sorted(tables)}, not cells and runs")
         self._check_cells()
 
     def _check_cells(self) -> None:
@@ -208,8 +208,8 @@ class Store:
 
     def rows(self, where: str = "", args: tuple = ()) -> Iterator[dict[str, Any]]:
         """Every stored cell as a dict (ordered by cell_id), ``where`` an SQL
-        condition; a cell whose exact or JSON columns are not as a run writes
-        them (a store edited by hand) is refused, naming it."""
+        condition; a cell not as a run writes it (a store edited by hand,
+        ``row_problem``) is refused, naming it."""
         sql = "SELECT * FROM cells" + (f" WHERE {where}" if where else "") + " ORDER BY cell_id"
         cursor = self.db.execute(sql, args)
         names = [d[0] for d in cursor.description]
@@ -277,8 +277,6 @@ JSON_OBJECT_COLUMNS = ("params", "size", "options", "metrics")
 #: What a run writes: a solve's status, a heuristic's verdict, error, or a claims ledger's done.
 STATUSES = frozenset({"optimal", "feasible", "infeasible", "unknown", "invalid", "relaxed", RETRIED, "done"})
 KINDS = frozenset({"heuristic", "solver", "claims"})
-
-
 NUMBER_COLUMNS = ("seed", "value_float", "bound_float", "wall_time", "time_limit")
 
 
