@@ -106,20 +106,25 @@ def read_csv(path: str | Path, header: tuple[str, ...], option: str, what: str,
     path = Path(path)
     if not path.exists():
         return {}
-    with path.open(newline="") as handle:
-        reader = csv.DictReader(handle)
-        if tuple(reader.fieldnames or ()) != header:
-            raise UserInputError(option, f"{path} is not {what} (header {','.join(header)})")
-        out = {}
-        for row in reader:
-            try:
-                key, value = convert(row)
-            except (ValueError, ZeroDivisionError, TypeError) as exc:
-                raise UserInputError(option, f"{path} line {reader.line_num}: {exc}") from None
-            if key in out:
-                raise UserInputError(option, f"{path} line {reader.line_num}: {' '.join(key)} {twice}")
-            out[key] = value
-        return out
+    try:
+        with path.open(newline="", encoding="utf-8") as handle:
+            reader = csv.DictReader(handle)
+            if tuple(reader.fieldnames or ()) != header:
+                raise UserInputError(option, f"{path} is not {what} (header {','.join(header)})")
+            out = {}
+            for row in reader:
+                if None in row:  # DictReader's key for the fields past the header's
+                    raise UserInputError(option, f"{path} line {reader.line_num}: more fields than the header's")
+                try:
+                    key, value = convert(row)
+                except (ValueError, ZeroDivisionError, TypeError) as exc:
+                    raise UserInputError(option, f"{path} line {reader.line_num}: {exc}") from None
+                if key in out:
+                    raise UserInputError(option, f"{path} line {reader.line_num}: {' '.join(key)} {twice}")
+                out[key] = value
+            return out
+    except UnicodeDecodeError:
+        raise UserInputError(option, f"{path} is not {what}: not UTF-8 text") from None
 
 
 def _entry(row: dict[str, str]) -> Entry:

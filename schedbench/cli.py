@@ -6,7 +6,6 @@ with code 2; it never shows a traceback.
 
 import json
 import sys
-from pathlib import Path
 
 import click
 
@@ -251,6 +250,7 @@ def generate(ctx, generator, out) -> None:
     known = families.generators()
     if generator not in known:
         raise UserInputError("GENERATOR", f"unknown generator {generator!r} (known: {', '.join(known)})")
+    require_directory(out, "--out")
     params = _generator_parameters(ctx.args)
     if "seed" in inspect.signature(known[generator].__wrapped__).parameters:
         params.setdefault("seed", 0)
@@ -264,7 +264,7 @@ def generate(ctx, generator, out) -> None:
         raise UserInputError(field if field not in ("params", "") else generator, message) from None
     text = json.dumps(instance_to_json(instance)) + "\n"
     if out:
-        Path(out).write_text(text)
+        write_output(out, text, "--out")
     else:
         click.echo(text, nl=False)
 

@@ -359,3 +359,18 @@ def test_corpus_grow_rejects_bad_options_by_name(argv, field, monkeypatch, capsy
     with pytest.raises(SystemExit) as stopped:
         corpus_grow.main()
     assert stopped.value.code == 2 and field in capsys.readouterr().err
+
+
+def test_a_table_that_is_not_utf8_text_or_has_extra_fields_is_one_line_naming_it(tmp_path):
+    """A binary --table or --baseline ended in a UnicodeDecodeError traceback; a row longer than the header was read."""
+    from schedbench.errors import UserInputError
+
+    binary = tmp_path / "binary.csv"
+    binary.write_bytes(b"\xff\xfe\x00binary")
+    with pytest.raises(UserInputError, match=r"binary\.csv is not .*: not UTF-8 text"):
+        read_table(binary)
+    header = default_table().read_text(encoding="utf-8").splitlines()[0]
+    longer = tmp_path / "longer.csv"
+    longer.write_text(f"{header}\n" + default_table().read_text(encoding="utf-8").splitlines()[1] + ",extra\n")
+    with pytest.raises(UserInputError, match=r"longer\.csv line 2: more fields than the header's"):
+        read_table(longer)

@@ -430,9 +430,11 @@ def test_a_chart_in_no_folder_is_refused_before_any_work(tmp_path):
     still does: it starts a corpus, whose family folders it makes too)."""
     instance = write_json(tmp_path, "i.json", {"family": "pcmax", "format_version": 1, "machines": 2, "jobs": [3]})
     schedule = write_json(tmp_path, "s.json", {"jobs": [{"machine": 0, "start": 0}]})
-    done = run_cli("plot", "gantt", instance, schedule, "--out", tmp_path / "none" / "g.png")
-    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
-    assert "--out: cannot write" in done.stderr and not (tmp_path / "none").exists(), done.stderr
+    for args in (("plot", "gantt", instance, schedule, "--out", tmp_path / "none" / "g.png"),
+                 ("generate", "pcmax-uniform", "--out", tmp_path / "none" / "i.json")):  # was a traceback
+        done = run_cli(*args)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert "--out: cannot write" in done.stderr and not (tmp_path / "none").exists(), done.stderr
 
 
 def test_gantt_of_a_stored_cell(tmp_path):

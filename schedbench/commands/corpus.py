@@ -33,7 +33,7 @@ def _table_path(table):
               help="Seconds per backend per (instance, objective).")
 @click.option("--table", type=click.Path(dir_okay=False), default=None,
               help="Known-values table; default: the shipped instances/corpus/known_values.csv.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--workers", type=click.IntRange(min=1, max=1024), default=1, show_default=True,
               help="Local worker processes (each solves one pair with both backends).")
 @click.option("--cluster", metavar="ADDRESS", default=None,
               help="Solve on the Dask distributed scheduler at ADDRESS instead; this process writes the table.")

@@ -23,7 +23,7 @@ def shipped_experiments() -> list[Path]:
 @click.option("--quick", is_flag=True, help="Use each grid's quick overrides (the README's main command).")
 @click.option("--store", default=DEFAULT_STORE, show_default=True, type=click.Path(dir_okay=False),
               help="SQLite results store; cells already in it are skipped (resume).")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=click.IntRange(min=1, max=1024), default=None,
               help="Local worker processes (default: the CPU count; 1 runs in this process).")
 @click.option("--cluster", default=None, metavar="ADDRESS",
               help="Run on the Dask distributed scheduler at ADDRESS (e.g. tcp://host:8786) instead.")

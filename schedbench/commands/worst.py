@@ -48,7 +48,7 @@ def _heuristics_help() -> list[tuple[str, str]]:
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--chains", type=click.IntRange(min=1), default=1, show_default=True,
               help="Independent searches (seeds derived from --seed), the best kept; each has the whole budget.")
-@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+@click.option("--workers", type=click.IntRange(min=1, max=1024), default=1, show_default=True,
               help="Processes running the chains.")
 @click.option("--cluster", help="Run the chains on the Dask scheduler at this address instead.")
 @click.option("--time-limit", type=SECONDS, default=5.0, show_default=True,
