@@ -150,9 +150,19 @@ def planted_three_partition(q: int, bound: int, seed: int) -> ThreePartitionInst
     return checked(ThreePartitionInstance(bound, tuple(items), f"3p-planted-q{q}-B{bound}-s{seed}", meta))
 
 
+#: The most triples ``random_three_partition`` takes: the mean item, 3B/8,
+#: is above B/3, so the last item fits ever more rarely (tens of thousands of
+#: draws at 16 triples, the frontier's last step; about 1e-8 per draw at 30).
+MAX_RANDOM_TRIPLES = 16
+
+
 def random_three_partition(q: int, bound: int, seed: int) -> ThreePartitionInstance:
     """Items uniform in (B/4, B/2) with sum qB (drawn until the last item fits):
     yes or no is for the solver to decide."""
+    if q > MAX_RANDOM_TRIPLES:
+        raise UserInputError("params.triples", f"at most {MAX_RANDOM_TRIPLES}: the items are drawn until the last "
+                                               "one fits, which almost never happens beyond (three-partition "
+                                               "gives larger yes-instances)")
     rng = random.Random(seed)
     low, high = bound // 4 + 1, (bound - 1) // 2
     while True:

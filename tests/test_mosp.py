@@ -352,3 +352,12 @@ def test_the_last_cap_left_gets_all_the_time():
 
     solver._increasing_caps(None, refute_five, 5, 6, time.monotonic() + 3, None, 0.5, 0.1)
     assert asked[0] == (5, 0.5) and asked[1][0] == 6 and asked[1][1] > 2.4
+
+
+def test_random_three_partition_refuses_sizes_its_draws_cannot_reach():
+    """Drawn until the last item fits: at 30 triples about 1e-8 per draw, a hang; refused past 16 in one line."""
+    from conftest import run_cli
+
+    done = run_cli("generate", "three-partition-random", "--triples", "17")
+    assert done.returncode == 2 and done.stderr.startswith("schedbench: --triples: at most 16"), done.stderr
+    assert random_three_partition(16, 40, 9000).triples == 16  # the frontier's last step still draws
