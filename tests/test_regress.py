@@ -188,6 +188,7 @@ def test_an_invalid_user_schedule_is_listed_and_fails(tmp_path):
     (["--heuristic", "schedbench.heuristics.pcmax:lpt"], "--family: --heuristic needs the family"),
     (["--family", "nope"], "unknown family 'nope'"),
     (["--table", "nope.csv"], "--table: no file nope.csv"),
+    (["--family", "pcmax", "--baseline", "nope.csv"], "--baseline: no file nope.csv"),  # was a pass checking nothing
 ])
 def test_a_bad_heuristic_spec_is_one_line_and_exit_2(args, message):
     result = run_cli("regress", *args)

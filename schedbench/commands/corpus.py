@@ -117,6 +117,8 @@ def regress(update, family, spec, table, baseline) -> None:
     began = time.perf_counter()
     outcomes, expected = reg.replay(path, family, _bar("regress", "instance"))
     baseline_path = baseline or reg.default_baseline(path)
+    if baseline is not None and not update and not Path(baseline).is_file():  # every ratio "new": a pass that checks nothing
+        raise UserInputError("--baseline", f"no file {baseline} (--update writes a new baseline)")
     stored, others = reg.split(reg.read_baseline(baseline_path), path, family)
     found = reg.compare(outcomes, expected, stored)
     for title, lines in (("new", found.new), ("stale", found.stale), ("better", found.improvements),
