@@ -203,12 +203,11 @@ def _variant(build: Callable[[dict], Any], table: Any, quick: bool, where: str, 
     try:
         return build({**table, **overrides})
     except UserInputError as exc:
-        message = str(exc).removeprefix(f"{exc.field}: ")
         key = exc.field.removeprefix(f"{where}.").split(".")[0].split("[")[0]
         if key in overrides and exc.field.startswith(f"{where}."):
-            raise UserInputError(f"{where}.quick.{exc.field.removeprefix(f'{where}.')}", message) from None
+            raise UserInputError(f"{where}.quick.{exc.field.removeprefix(f'{where}.')}", exc.message) from None
         build(table)  # raises the table's own error, if it is one
-        raise UserInputError(exc.field, f"{message} (with the {where}.quick overrides)") from None
+        raise UserInputError(exc.field, f"{exc.message} (with the {where}.quick overrides)") from None
 
 
 def _unique(tasks: list[Task]) -> tuple[Task, ...]:
@@ -467,8 +466,7 @@ def _takes_seed(generator) -> bool:
 
 def _within(where: str, exc: UserInputError) -> UserInputError:
     """``exc`` with its field placed inside the experiment file's ``where``."""
-    message = str(exc).removeprefix(f"{exc.field}: ")
-    return UserInputError(f"{where}.{exc.field}" if exc.field else where, message)
+    return UserInputError(f"{where}.{exc.field}" if exc.field else where, exc.message)
 
 
 def _probe(family: str, specs: list[InstanceSpec], heuristics: list[tuple[str, dict]], where: str,
@@ -491,7 +489,7 @@ def _probe(family: str, specs: list[InstanceSpec], heuristics: list[tuple[str, d
         except UserInputError as exc:
             name = exc.field.removeprefix("params.")
             if name in varied and exc.field == f"params.{name}":
-                exc = UserInputError(f"vary.{name}", str(exc).removeprefix(f"{exc.field}: "))
+                exc = UserInputError(f"vary.{name}", exc.message)
             raise _within(place, exc) from None
         except Exception as exc:  # a generator failing outright on these parameters
             raise UserInputError(f"{where}.params", f"the generator fails: {type(exc).__name__}: {exc}") from None
@@ -505,7 +503,7 @@ def _probe(family: str, specs: list[InstanceSpec], heuristics: list[tuple[str, d
                     families.heuristic_arguments(family, name, instance, options)
                 except UserInputError as exc:
                     raise UserInputError(f"{where}.heuristic_{exc.field}",
-                                         str(exc).removeprefix(f"{exc.field}: ")) from None
+                                         exc.message) from None
 
 
 def select_batch(tasks: tuple[Task, ...], batch: tuple[int, int] | None) -> tuple[Task, ...]:

@@ -260,8 +260,7 @@ def generate(ctx, generator, out) -> None:
         field = exc.field
         if field.startswith("params."):
             field = "--" + field.removeprefix("params.").replace("_", "-")
-        message = str(exc).removeprefix(f"{exc.field}: ") if exc.field else str(exc)
-        raise UserInputError(field if field not in ("params", "") else generator, message) from None
+        raise UserInputError(field if field not in ("params", "") else generator, exc.message) from None
     text = json.dumps(instance_to_json(instance)) + "\n"
     if out:
         write_output(out, text, "--out")

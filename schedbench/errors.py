@@ -11,6 +11,7 @@ class UserInputError(Exception):
     def __init__(self, field: str, message: str):
         super().__init__(f"{field}: {message}" if field else message)
         self.field = field
+        self.message = message  # without the field: what a caller naming another field keeps
 
     def __reduce__(self):
         """Picklable whatever the subclass's ``__init__``: a worker process

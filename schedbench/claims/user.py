@@ -154,7 +154,7 @@ def _called(function: Callable, file, *args, field: str | None = None) -> Any:
         raise
     except UserInputError as exc:
         inner = f": {exc.field}" if exc.field else ""
-        raise UserInputError(f"{field or file}{inner}", str(exc).removeprefix(f"{exc.field}: ")) from None
+        raise UserInputError(f"{field or file}{inner}", exc.message) from None
     except (Exception, SystemExit) as exc:  # the user's code: its error or its exit, in one line
         raise UserInputError(field or str(file), f"raised {type(exc).__name__}: {exc}") from None
 
