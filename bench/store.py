@@ -107,7 +107,7 @@ class Store:
             else:  # a reader takes no lock a running grid would wait for (or make it wait)
                 self.db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=60,
                                           isolation_level=None)
-            self._check()
+                self._check()
         except sqlite3.DatabaseError as exc:
             raise UserInputError("STORE", f"{path} is not a schedbench results store ({exc})") from None
         self.path = path
