@@ -24,6 +24,7 @@ from schedbench.bench.plots import check_figure
 from schedbench.bench.store import canonical
 from schedbench.errors import UserInputError
 from schedbench.model import FAMILIES
+from schedbench.model.shape import keys_of
 from schedbench.solvers import family_solver
 from schedbench.solvers.settings import DEFAULT_TIME_LIMIT, seconds_problem
 
@@ -171,10 +172,7 @@ def _drawable(spec: dict, computed: set[str], where: str, quick: bool) -> None:
 def _known(table: Any, allowed: set[str], where: str) -> None:
     if not isinstance(table, dict):
         raise UserInputError(where or "experiment", "must be a table")
-    for key in table:
-        if key not in allowed:
-            raise UserInputError(f"{where}.{key}" if where else key,
-                                 f"unknown key (known: {', '.join(sorted(allowed))})")
+    keys_of(table, allowed, where)
 
 
 def _tasks(name: str, grids: list, claims: list, base: Path, quick: bool) -> list[Task]:

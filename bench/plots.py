@@ -29,6 +29,7 @@ from schedbench.bench.analysis import (check_field, experiment_cells, field, hal
                                        paired_t, percentile, ratio_rows, sort_key)
 from schedbench.bench.statements import check_statements, verdicts
 from schedbench.errors import UserInputError
+from schedbench.model.shape import keys_of
 
 KINDS = ("line", "hist", "bar", "box")
 FIGURE_KEYS = {"name", "title", "kind", "where", "x", "y", "series", "xlabel", "ylabel", "bins", "stat", "yscale",
@@ -46,9 +47,7 @@ def check_figure(spec: Any, where: str) -> None:
     """Reject a malformed ``[[figure]]`` table, naming the field (call it when an experiment is loaded)."""
     if not isinstance(spec, dict):
         raise UserInputError(where, "must be a table")
-    for key in spec:
-        if key not in FIGURE_KEYS:
-            raise UserInputError(f"{where}.{key}", f"unknown key (known: {', '.join(sorted(FIGURE_KEYS))})")
+    keys_of(spec, FIGURE_KEYS, where)
     name = spec.get("name")
     if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_.-]+", name):
         raise UserInputError(f"{where}.name", f"must be a file name of letters, digits, '_', '.', '-', got {name!r}")

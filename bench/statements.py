@@ -27,6 +27,7 @@ from typing import Any
 
 from schedbench.bench.analysis import sort_key
 from schedbench.errors import UserInputError
+from schedbench.model.shape import keys_of
 
 TESTS = ("local-minimum", "no-local-minimum", "below", "above", "significant", "not-significant")
 KEYS = {"claim", "text", "test", "series", "than", "at", "direction"}
@@ -43,9 +44,7 @@ def check_statements(spec: dict, where: str) -> None:
         at = f"{where}.statements[{index}]"
         if not isinstance(statement, dict):
             raise UserInputError(at, "must be a table")
-        for key in statement:
-            if key not in KEYS:
-                raise UserInputError(f"{at}.{key}", f"unknown key (known: {', '.join(sorted(KEYS))})")
+        keys_of(statement, KEYS, at)
         for key in ("claim", "text"):
             if not isinstance(statement.get(key), str) or not statement[key]:
                 raise UserInputError(f"{at}.{key}", "is required: a non-empty string")

@@ -8,7 +8,7 @@ by the inner rule ``A`` on all machines at its submission ``t_i`` and campaign
 
 from collections.abc import Callable
 
-from schedbench.errors import UserInputError
+from schedbench.errors import UserInputError, unknown_key
 from schedbench.heuristics.faircamp import faircamp, faircamp_nondelay
 from schedbench.heuristics.fcfs import fcfs
 from schedbench.heuristics.ostrich import ostrich
@@ -71,7 +71,7 @@ def options(instance, raw: dict) -> dict:
     out = {}
     for name, value in raw.items():
         if name != "inner":
-            raise UserInputError(f"options.{name}", "unknown campaign heuristic option (known: inner)")
+            raise unknown_key(UserInputError, "options", name, ("inner",))
         if value not in RULES:
             raise UserInputError("options.inner", f"must be one of {', '.join(RULES)}, got {value!r}")
         out["inner"] = value

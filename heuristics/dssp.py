@@ -29,7 +29,7 @@ from functools import partial
 from heapq import heapify, heappop, heappush
 from math import floor
 
-from schedbench.errors import UserInputError
+from schedbench.errors import UserInputError, unknown_key
 from schedbench.heuristics.knapsack import dp_by_profits, dp_by_profits_many, ortools_knapsack
 from schedbench.instances.parameters import exact, integer
 from schedbench.metrics.dssp import TUNED_WEIGHT, candidates, theorem1_parameter, tuned_parameter
@@ -179,7 +179,7 @@ def options(instance, raw: dict) -> dict:
         elif name == "seed":
             out["seed"] = integer(value, "options.seed")
         else:
-            raise UserInputError(f"options.{name}", "unknown dssp heuristic option (known: r, lambda, seed)")
+            raise unknown_key(UserInputError, "options", name, ("r", "lambda", "seed"))
     if "r" in out and "weight" in out:
         raise UserInputError("options.lambda", "give r or lambda, not both")
     return out

@@ -47,6 +47,7 @@ from schedbench.errors import UserInputError
 from schedbench.heuristics.workflow_estimates import NEGATIVE_DRAWS, log_rounding, normal_error
 from schedbench.instances.parameters import exact, integer
 from schedbench.metrics.workflow import upward_ranks
+from schedbench.model.shape import keys_of
 from schedbench.model.workflow import Network, WorkflowInstance, WorkflowSchedule
 
 POLICIES = ("random", "fifo-task", "fifo-job", "fair-share", "srtf", "lrtf", "pslr")
@@ -328,9 +329,7 @@ def options(instance: WorkflowInstance, raw: dict) -> dict:
     ``ccr`` (a network with this CCR in
     (0, 1], e.g. 0.2 or "1/5"; §2.4) and ``network_exponent`` (p of Eq. 3,
     with ccr; default -1)."""
-    for name in raw:
-        if name not in OPTIONS:
-            raise UserInputError(_field(name), f"unknown workflow heuristic option (known: {', '.join(OPTIONS)})")
+    keys_of(raw, OPTIONS, "options")
     seed = integer(raw.get("seed", 0), _field("seed"))
     out: dict = {"seed": seed}
     if "cascade" in raw:

@@ -1,5 +1,11 @@
 """Errors that the command line turns into one line on stderr and exit code 2."""
 
+import difflib
+
+#: How alike a misspelled key must be to a known one to be suggested (difflib's ratio):
+#: "jobz" is 0.75 from "jobs"; "extra" only 0.67 from "meta".
+CLOSE = 0.7
+
 
 class UserInputError(Exception):
     """Bad input from the user: a malformed instance, schedule or option.
@@ -30,6 +36,13 @@ class InstanceError(UserInputError):
     """The instance file breaks SPEC.md."""
 
 
+class BeyondSchemaError(InstanceError):
+    """The instance breaks a rule its family's JSON Schema cannot state (an
+    acyclic task graph, 3-PARTITION's item bounds, a total within the
+    solvers' limits): raised by a family's ``parse`` after the declaration
+    has been checked, so a test can tell the schema's part from the rest."""
+
+
 class ScheduleFormatError(UserInputError):
     """The schedule file is not a schedule of the given instance."""
 
@@ -45,3 +58,14 @@ class ModelTooLarge(UserInputError):
 
     def __init__(self, message: str):
         super().__init__("--solver", message)
+
+
+def unknown_key(error: type[UserInputError], where: str, key: str, known) -> UserInputError:
+    """``error`` for ``key``, which is not one of ``known``: named by its
+    path, with the nearest known key (a misspelled optional key would
+    otherwise silently change the problem)."""
+    field = f"{where}.{key}" if where else str(key)
+    close = difflib.get_close_matches(str(key), [str(name) for name in known], n=1, cutoff=CLOSE)
+    if close:
+        return error(field, f'unknown key (did you mean "{close[0]}"?)')
+    return error(field, f"unknown key (known: {', '.join(sorted(map(str, known))) or 'none'})")

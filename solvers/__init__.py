@@ -17,6 +17,7 @@ from typing import Any
 
 from schedbench.errors import UserInputError
 from schedbench.model import family_module
+from schedbench.model.shape import keys_of
 from schedbench.result import Result
 from schedbench.solvers import settings
 
@@ -58,10 +59,7 @@ def solve(instance, objective: str | None = None, solver: str | None = None,
     if problem:
         raise UserInputError("--time-limit", problem)
     known = solve_options(instance.family)
-    for name in options:
-        if name not in known:
-            raise UserInputError(f"options.{name}", f"{instance.family} solve takes "
-                                                    f"{', '.join(known) or 'no options'}, not {name!r}")
+    keys_of(options, known, "options")
     limit = settings.DEFAULT_TIME_LIMIT if time_limit is None else time_limit
     # a fifth kept for what surrounds a solve (loading, validating, printing) and for what overruns its own
     # limit (CBC's presolve): SPEC's T + 2 s is the whole command

@@ -6,11 +6,12 @@ import inspect
 import json
 from fractions import Fraction
 
+import jsonschema
 import pytest
 
 from schedbench import families
 from schedbench.errors import NotProven, UserInputError
-from schedbench.model import FAMILIES, instance_to_json, parse_instance, schedule_from_json
+from schedbench.model import FAMILIES, instance_to_json, json_schema, parse_instance, schedule_from_json
 from schedbench.model.workflow import Network
 from schedbench.schedule import Schedule
 from schedbench.solvers import solve
@@ -80,6 +81,7 @@ def test_every_generator_runs_and_is_reproducible(small_params):
         assert text == _text(make(**args)), name
         assert _text(parse_instance(json.loads(text))) == text, name  # a valid instance of its family
         assert json.loads(text)["family"] in FAMILIES
+        jsonschema.validate(json.loads(text), json_schema(json.loads(text)["family"]))  # and of its schema
 
 
 def test_sizes_count_jobs_and_machines():

@@ -71,7 +71,8 @@ def test_bad_instances_name_the_field(change, field):
 
 
 @pytest.mark.parametrize("selection,field", [
-    ([0, 1.0], "selected[1]"), ([True], "selected[0]"), ({"x": []}, "selected"),
+    ({"selected": [0, 1.0]}, "selected[1]"), ({"selected": [True]}, "selected[0]"), ({"x": []}, "x"),
+    ([0], "schedule"), ({}, "selected"),
 ])
 def test_bad_selections_name_the_field(selection, field):
     with pytest.raises(ScheduleFormatError) as err:

@@ -18,9 +18,10 @@ def test_campaign_round_trip_and_defaults():
     assert parse_instance(instance_to_json(inst)) == inst
 
 
-def test_unknown_keys_are_ignored():
-    inst = parse_instance(dict(CAMPAIGN, extra={"x": 1}))
-    assert inst.machines == 2
+def test_an_unknown_key_is_refused_but_meta_holds_anything():
+    with pytest.raises(InstanceError, match=r"^extra: unknown key \(known: "):
+        parse_instance(dict(CAMPAIGN, extra={"x": 1}))
+    assert parse_instance(dict(CAMPAIGN, meta={"extra": {"x": 1}}, name="any")).machines == 2
 
 
 def bad(path, value):

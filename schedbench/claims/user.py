@@ -13,6 +13,7 @@ The file is the user's input: a check that raises (other than
 with one line naming the file and the claim.
 """
 
+import difflib
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -109,11 +110,16 @@ class ClaimFile:
         return [_instance(item, self.path, index) for index, item in enumerate(items)]
 
 
+#: The names a claim file may define for schedbench (any other name is its own).
+FILE_NAMES = ("FAMILY", "CLAIMS", "instances")
+
+
 def load(path: str | Path) -> ClaimFile:
     """Import a claim file; what it lacks is named, never guessed. Each claim's
     check is guarded: the user's errors become one line naming the claim."""
     module = import_file(path, "FILE")
     name = Path(path).name
+    _misspelled(module, name)
     family = getattr(module, "FAMILY", None)
     if family not in families.names():
         raise UserInputError(f"{name}: FAMILY", f"must name a family (known: {', '.join(families.names())}), "
@@ -126,6 +132,19 @@ def load(path: str | Path) -> ClaimFile:
     if repeated is not None:  # the ledger has one row per key: two claims would be merged into it
         raise UserInputError(f"{name}: CLAIMS", f"two claims have the key {repeated!r}")
     return ClaimFile(Path(path), family, [_guarded(c, name) for c in claims], module)
+
+
+def _misspelled(module: ModuleType, file: str) -> None:
+    """Refuse a name that is one of ``FILE_NAMES`` misspelled while that name
+    is absent (``instance`` for ``instances``): the file would silently be
+    checked on the default instances instead of its own."""
+    lowered = {known.lower(): known for known in FILE_NAMES}
+    for attr in vars(module):
+        if attr.startswith("_") or attr in FILE_NAMES:
+            continue
+        close = difflib.get_close_matches(attr.lower(), lowered, n=1, cutoff=0.75)
+        if close and not hasattr(module, lowered[close[0]]):
+            raise UserInputError(f"{file}: {attr}", f'unknown name (did you mean "{lowered[close[0]]}"?)')
 
 
 def _guarded(claim: Claim, file: str) -> Claim:

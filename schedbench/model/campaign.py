@@ -11,11 +11,30 @@ from typing import Any
 
 from schedbench.errors import ScheduleFormatError
 from schedbench.model import fields
-from schedbench.model.schedule_json import read_job_list
+from schedbench.model.schedule_json import placements, read_job_list
+from schedbench.model.shape import COUNT, LENGTH, NONNEGATIVE, Key, List, Record, header
 from schedbench.schedule import Schedule
 
 FAMILY = "campaign"
 OBJECTIVES = ("user-flow", "max-user-stretch", "max-campaign-stretch", "sum-user-flow")
+CAMPAIGN = Record((
+    Key("jobs", List(LENGTH, min_items=1), doc="The campaign's job lengths."),
+    Key("think_time", NONNEGATIVE, required=False, default=0,
+        doc="Time between the completion of the previous campaign and this one's submission "
+            "(ignored for a user's first campaign)."),
+))
+USER = Record((
+    Key("release", NONNEGATIVE, required=False, default=0, doc="Submission time of the user's first campaign."),
+    Key("campaigns", List(CAMPAIGN, min_items=1), doc="The user's campaigns, in submission order."),
+))
+INSTANCE = header(FAMILY, (
+    Key("machines", COUNT, doc="m, the number of identical machines."),
+    Key("users", List(USER, min_items=1), doc="The users, each with a sequence of campaigns."),
+))
+SCHEDULE = Record((Key("users", List(Record((
+    Key("campaigns", List(Record((Key("jobs", placements(), doc="Per job of the campaign, a machine and a start."),))),
+        doc="Per campaign of the user, in order."),
+))), doc="Per user, in the instance's order."),))
 
 
 @dataclass(frozen=True)
@@ -92,27 +111,14 @@ def size(instance: CampaignInstance) -> fields.Size:
 
 
 def parse(obj: dict) -> CampaignInstance:
-    machines = fields.count(fields.required(obj, "machines", ""), "machines")
-    raw_users = fields.json_list(fields.required(obj, "users", ""), "users")
-    users = []
-    for u, raw_user in enumerate(raw_users):
-        where = f"users[{u}]"
-        fields.json_object(raw_user, where)
-        release = fields.nonnegative(raw_user.get("release", 0), f"{where}.release")
-        raw_camps = fields.json_list(fields.required(raw_user, "campaigns", where), f"{where}.campaigns")
-        camps = []
-        for i, raw_camp in enumerate(raw_camps):
-            cw = f"{where}.campaigns[{i}]"
-            fields.json_object(raw_camp, cw)
-            jobs = fields.json_list(fields.required(raw_camp, "jobs", cw), f"{cw}.jobs")
-            lengths = tuple(fields.length(p, f"{cw}.jobs[{j}]") for j, p in enumerate(jobs))
-            think = fields.nonnegative(raw_camp.get("think_time", 0), f"{cw}.think_time")
-            camps.append(Campaign(lengths, think))
-        users.append(User(tuple(camps), release))
+    """The instance of a document that matches ``INSTANCE``."""
+    users = tuple(User(tuple(Campaign(tuple(raw_camp["jobs"]), CAMPAIGN.value(raw_camp, "think_time"))
+                             for raw_camp in raw_user["campaigns"]), USER.value(raw_user, "release"))
+                  for raw_user in obj["users"])
     fields.total((p for user in users for camp in user.campaigns for p in camp.jobs), "users", "total work")
     fields.total((user.release + sum(camp.think_time for camp in user.campaigns) for user in users), "users",
                  "total of releases and think times")
-    return CampaignInstance(machines, tuple(users), str(obj.get("name", "")), fields.meta(obj))
+    return CampaignInstance(obj["machines"], users, INSTANCE.value(obj, "name"), fields.meta(obj))
 
 
 def to_json(instance: CampaignInstance) -> dict[str, Any]:
@@ -139,22 +145,18 @@ def schedule_to_json(instance: CampaignInstance, schedule: Schedule) -> dict[str
     return {"users": users}
 
 
-def schedule_from_json(instance: CampaignInstance, obj: Any) -> Schedule:
-    if not isinstance(obj, dict) or not isinstance(obj.get("users"), list):
-        raise ScheduleFormatError("users", "a campaign schedule is an object with a 'users' list")
+def schedule_from_json(instance: CampaignInstance, obj: dict) -> Schedule:
+    """The schedule of a document that matches ``SCHEDULE``."""
     if len(obj["users"]) != instance.n_users:
         raise ScheduleFormatError("users", f"has {len(obj['users'])} users, the instance has {instance.n_users}")
     machine: list[int] = []
     start: list[int] = []
     for u, (raw_user, user) in enumerate(zip(obj["users"], instance.users)):
-        camps = raw_user.get("campaigns") if isinstance(raw_user, dict) else None
-        if not isinstance(camps, list) or len(camps) != len(user.campaigns):
+        if len(raw_user["campaigns"]) != len(user.campaigns):
             raise ScheduleFormatError(f"users[{u}].campaigns",
                                       f"must list the user's {len(user.campaigns)} campaigns")
-        for i, (raw_camp, camp) in enumerate(zip(camps, user.campaigns)):
-            where = f"users[{u}].campaigns[{i}].jobs"
-            jobs = raw_camp.get("jobs") if isinstance(raw_camp, dict) else None
-            q, s = read_job_list(jobs, len(camp.jobs), where)
+        for i, (raw_camp, camp) in enumerate(zip(raw_user["campaigns"], user.campaigns)):
+            q, s = read_job_list(raw_camp["jobs"], len(camp.jobs), f"users[{u}].campaigns[{i}].jobs")
             machine += q
             start += s
     return Schedule(tuple(machine), tuple(start))

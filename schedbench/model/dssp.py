@@ -15,11 +15,27 @@ from typing import Any
 
 from schedbench.errors import ScheduleFormatError
 from schedbench.model import fields
+from schedbench.model.shape import COUNT, LENGTH, NONNEGATIVE, AnyInteger, Key, List, Nullable, Record, header
 from schedbench.schedule import Schedule
 
 FAMILY = "dssp"
 OBJECTIVES = ("reward",)
 MAXIMIZED = ("reward",)  # objectives maximised (the others are minimised)
+JOB = Record((
+    Key("reward", NONNEGATIVE, doc="Earned if every task of the job completes by the deadline."),
+    Key("stages", List(List(LENGTH, min_items=1), min_items=1),
+        doc="The stages in order, each a non-empty list of task lengths; a stage starts when the previous ends."),
+))
+INSTANCE = header(FAMILY, (
+    Key("processors", COUNT, doc="P, the number of identical processors."),
+    Key("deadline", NONNEGATIVE, doc="D, the common deadline."),
+    Key("jobs", List(JOB), doc="The jobs (may be empty)."),
+))
+TASK_PLACEMENT = Record((Key("processor", AnyInteger(), doc="The processor index, from 0."),
+                         Key("start", AnyInteger(), doc="The start time.")))
+SCHEDULE = Record((Key("jobs", List(Nullable(Record((
+    Key("stages", List(List(Nullable(TASK_PLACEMENT))), doc="Per stage, per task: its placement, or null."),
+)))), doc="Per job: null when it does not run, else its stages' tasks."),))
 
 
 def critical_path(stages: tuple[tuple[int, ...], ...]) -> int:
@@ -99,22 +115,12 @@ def size(instance: DsspInstance) -> fields.Size:
 
 
 def parse(obj: dict) -> DsspInstance:
-    processors = fields.count(fields.required(obj, "processors", ""), "processors")
-    deadline = fields.nonnegative(fields.required(obj, "deadline", ""), "deadline")
-    jobs = []
-    for j, raw in enumerate(fields.json_list(fields.required(obj, "jobs", ""), "jobs", non_empty=False)):
-        where = f"jobs[{j}]"
-        fields.json_object(raw, where)
-        reward = fields.nonnegative(fields.required(raw, "reward", where), f"{where}.reward")
-        stages = []
-        for g, stage in enumerate(fields.json_list(fields.required(raw, "stages", where), f"{where}.stages")):
-            at = f"{where}.stages[{g}]"
-            stages.append(tuple(fields.length(p, f"{at}[{i}]") for i, p in enumerate(fields.json_list(stage, at))))
-        jobs.append(Job(reward, tuple(stages)))
+    """The instance of a document that matches ``INSTANCE``."""
+    jobs = tuple(Job(raw["reward"], tuple(tuple(stage) for stage in raw["stages"])) for raw in obj["jobs"])
     fields.total((p for job in jobs for stage in job.stages for p in stage), "jobs", "total work")
     fields.total((job.reward for job in jobs), "jobs", "total reward")
-    fields.total([processors * deadline], "processors", "capacity P x deadline")
-    return DsspInstance(processors, deadline, tuple(jobs), str(obj.get("name", "")), fields.meta(obj))
+    fields.total([obj["processors"] * obj["deadline"]], "processors", "capacity P x deadline")
+    return DsspInstance(obj["processors"], obj["deadline"], jobs, INSTANCE.value(obj, "name"), fields.meta(obj))
 
 
 def to_json(instance: DsspInstance) -> dict[str, Any]:
@@ -139,40 +145,21 @@ def schedule_to_json(instance: DsspInstance, schedule: Schedule) -> dict[str, An
     return {"jobs": jobs}
 
 
-def schedule_from_json(instance: DsspInstance, obj: Any) -> Schedule:
-    """Shape and types only; whether it is feasible is the validator's question."""
-    if not isinstance(obj, dict) or not isinstance(obj.get("jobs"), list):
-        raise ScheduleFormatError("jobs", "a dssp schedule is an object with a 'jobs' list")
+def schedule_from_json(instance: DsspInstance, obj: dict) -> Schedule:
+    """The schedule of a document that matches ``SCHEDULE``; whether it is
+    feasible is the validator's question."""
     if len(obj["jobs"]) != len(instance.jobs):
         raise ScheduleFormatError("jobs", f"has {len(obj['jobs'])} jobs, the instance has {len(instance.jobs)}")
-    machine: list[int | None] = []
-    start: list[int | None] = []
+    placed: list[dict | None] = []
     for j, (raw, job) in enumerate(zip(obj["jobs"], instance.jobs)):
         if raw is None:
-            machine += [None] * len(instance.task_slice(j))
-            start += [None] * len(instance.task_slice(j))
+            placed += [None] * len(instance.task_slice(j))
             continue
-        stages = raw.get("stages") if isinstance(raw, dict) else None
-        if not isinstance(stages, list) or len(stages) != len(job.stages):
+        if len(raw["stages"]) != len(job.stages):
             raise ScheduleFormatError(f"jobs[{j}].stages", f"must list the job's {len(job.stages)} stages")
-        for g, (tasks, lengths) in enumerate(zip(stages, job.stages)):
-            where = f"jobs[{j}].stages[{g}]"
-            if not isinstance(tasks, list) or len(tasks) != len(lengths):
-                raise ScheduleFormatError(where, f"must list the stage's {len(lengths)} tasks")
-            for i, task in enumerate(tasks):
-                if task is None:
-                    machine.append(None)
-                    start.append(None)
-                    continue
-                if not isinstance(task, dict):
-                    raise ScheduleFormatError(f"{where}[{i}]", "must be null or {processor, start}")
-                machine.append(_integer(task, "processor", f"{where}[{i}]"))
-                start.append(_integer(task, "start", f"{where}[{i}]"))
-    return Schedule(tuple(machine), tuple(start))
-
-
-def _integer(task: dict, key: str, where: str) -> int:
-    value = task.get(key)
-    if not fields.is_int(value) or value < 0:
-        raise ScheduleFormatError(f"{where}.{key}", f"must be an integer >= 0, got {value!r}")
-    return value
+        for g, (tasks, lengths) in enumerate(zip(raw["stages"], job.stages)):
+            if len(tasks) != len(lengths):
+                raise ScheduleFormatError(f"jobs[{j}].stages[{g}]", f"must list the stage's {len(lengths)} tasks")
+            placed += tasks
+    return Schedule(tuple(None if task is None else task["processor"] for task in placed),
+                    tuple(None if task is None else task["start"] for task in placed))

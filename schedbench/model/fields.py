@@ -7,7 +7,7 @@ in Python, so it is rejected explicitly).
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
-from schedbench.errors import InstanceError
+from schedbench.errors import BeyondSchemaError, InstanceError
 
 #: The largest length, time, reward, weight or capacity accepted (SPEC.md):
 #: solvers work in 64-bit integers, and models multiply values by counts.
@@ -64,7 +64,7 @@ def total(values: Iterable[int], field: str, what: str = "total") -> int:
     """The sum of ``values``, refused beyond ``MAX_TOTAL`` naming ``field``."""
     out = sum(values)
     if out > MAX_TOTAL:
-        raise InstanceError(field, f"the {what} must be <= {_power(MAX_TOTAL)}, the largest accepted; got {out}")
+        raise BeyondSchemaError(field, f"the {what} must be <= {_power(MAX_TOTAL)}, the largest accepted; got {out}")
     return out
 
 

@@ -13,14 +13,20 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from schedbench.errors import ScheduleFormatError
 from schedbench.model import fields
+from schedbench.model.shape import NONNEGATIVE, AnyInteger, Key, List, Record, header
 
 FAMILY = "knapsack"
 OBJECTIVES = ("profit",)
 MAXIMIZED = ("profit",)  # objectives maximised (the others are minimised)
 
 Selection = tuple[int, ...]
+ITEM = Record((Key("weight", NONNEGATIVE, doc="The item's weight."), Key("profit", NONNEGATIVE, doc="Its profit.")))
+INSTANCE = header(FAMILY, (
+    Key("capacity", NONNEGATIVE, doc="C, the largest total weight."),
+    Key("items", List(ITEM), doc="The items (may be empty: the optimum is then 0)."),
+))
+SCHEDULE = Record((Key("selected", List(AnyInteger()), doc="The indexes of the selected items."),))
 
 
 @dataclass(frozen=True)
@@ -60,18 +66,11 @@ def size(instance: KnapsackInstance) -> fields.Size:
 
 
 def parse(obj: dict) -> KnapsackInstance:
-    capacity = fields.nonnegative(fields.required(obj, "capacity", ""), "capacity")
-    raw = fields.json_list(fields.required(obj, "items", ""), "items", non_empty=False)
-    items = tuple(_item(item, f"items[{i}]") for i, item in enumerate(raw))
+    """The instance of a document that matches ``INSTANCE``."""
+    items = tuple(Item(raw["weight"], raw["profit"]) for raw in obj["items"])
     fields.total((item.weight for item in items), "items", "total weight")
     fields.total((item.profit for item in items), "items", "total profit")
-    return KnapsackInstance(capacity, items, str(obj.get("name", "")), fields.meta(obj))
-
-
-def _item(obj: Any, where: str) -> Item:
-    fields.json_object(obj, where)
-    return Item(fields.nonnegative(fields.required(obj, "weight", where), f"{where}.weight"),
-                fields.nonnegative(fields.required(obj, "profit", where), f"{where}.profit"))
+    return KnapsackInstance(obj["capacity"], items, INSTANCE.value(obj, "name"), fields.meta(obj))
 
 
 def to_json(instance: KnapsackInstance) -> dict[str, Any]:
@@ -90,13 +89,7 @@ def result_fields(instance: KnapsackInstance, selected: Selection) -> dict[str, 
     return schedule_to_json(instance, selected)
 
 
-def schedule_from_json(instance: KnapsackInstance, obj: Any) -> Selection:
-    """Shape and types only; range, duplicates and capacity are the validator's question."""
-    if isinstance(obj, dict):
-        obj = obj.get("selected")
-    if not isinstance(obj, list):
-        raise ScheduleFormatError("selected", "must be a list of item indexes")
-    for k, i in enumerate(obj):
-        if not fields.is_int(i):
-            raise ScheduleFormatError(f"selected[{k}]", f"must be an item index (integer), got {i!r}")
-    return tuple(obj)
+def schedule_from_json(instance: KnapsackInstance, obj: dict) -> Selection:
+    """The selection of a document that matches ``SCHEDULE``; range,
+    duplicates and capacity are the validator's question."""
+    return tuple(obj["selected"])

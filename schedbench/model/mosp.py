@@ -11,14 +11,32 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from schedbench.errors import InstanceError, ScheduleFormatError
+from schedbench.errors import ScheduleFormatError
 from schedbench.model import fields
+from schedbench.model.schedule_json import placements, read_job_list
+from schedbench.model.shape import COUNT, LENGTH, Boolean, Key, List, Record, Text, header
 from schedbench.schedule import Schedule
 
 FAMILY = "mosp"
 OBJECTIVES = ("makespan", "unconstrained-makespan")
 LOCAL_OBJECTIVES = ("cmax", "sum_ci")
 LOCAL_REFERENCES = ("optimal", "lpt", "spt")
+INSTANCE = header(FAMILY, (
+    Key("local_objective", Text(LOCAL_OBJECTIVES),
+        doc="What each organization's reference ref_k measures: its makespan or its sum of completion times."),
+    Key("local_reference", Text(LOCAL_REFERENCES), required=False, default="optimal",
+        doc="ref_k: the best possible value alone, or that of the LPT / SPT list schedule."),
+    Key("selfish", Boolean(), required=False, default=False,
+        doc="Also forbid a foreign job starting on k's machines before a job of k, and k's machines idle "
+            "while a job of k waits."),
+    Key("organizations", List(Record((
+        Key("machines", COUNT, doc="m_k, the organization's own machines."),
+        Key("jobs", List(LENGTH), doc="The organization's job lengths (may be empty)."),
+    )), min_items=1), doc="The organizations, each with its machines and jobs."),
+))
+SCHEDULE = Record((Key("organizations", List(Record((
+    Key("jobs", placements(), doc="Per job of the organization, a machine (global index) and a start."),
+))), doc="Per organization, in the instance's order."),))
 
 
 @dataclass(frozen=True)
@@ -82,35 +100,17 @@ def _offsets(sizes) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _choice(obj: dict, key: str, allowed: tuple[str, ...], default: str | None = None) -> str:
-    value = fields.required(obj, key, "") if default is None else obj.get(key, default)
-    if value not in allowed:
-        raise InstanceError(key, f"must be one of {', '.join(allowed)}, got {value!r}")
-    return value
-
-
 def size(instance: MospInstance) -> fields.Size:
     """Jobs and machines (all organizations): what the worst-case search bounds."""
     return fields.Size(len(instance.lengths), instance.machines)
 
 
 def parse(obj: dict) -> MospInstance:
-    raw = fields.json_list(fields.required(obj, "organizations", ""), "organizations")
-    organizations = []
-    for k, raw_org in enumerate(raw):
-        where = f"organizations[{k}]"
-        fields.json_object(raw_org, where)
-        machines = fields.count(fields.required(raw_org, "machines", where), f"{where}.machines")
-        jobs = fields.json_list(fields.required(raw_org, "jobs", where), f"{where}.jobs", non_empty=False)
-        organizations.append(Organization(machines, tuple(fields.length(p, f"{where}.jobs[{j}]")
-                                                          for j, p in enumerate(jobs))))
+    """The instance of a document that matches ``INSTANCE``."""
+    organizations = tuple(Organization(raw["machines"], tuple(raw["jobs"])) for raw in obj["organizations"])
     fields.total((p for org in organizations for p in org.jobs), "organizations", "total work")
-    selfish = obj.get("selfish", False)
-    if not isinstance(selfish, bool):
-        raise InstanceError("selfish", f"must be true or false, got {selfish!r}")
-    return MospInstance(tuple(organizations), _choice(obj, "local_objective", LOCAL_OBJECTIVES),
-                        _choice(obj, "local_reference", LOCAL_REFERENCES, "optimal"), selfish,
-                        str(obj.get("name", "")), fields.meta(obj))
+    return MospInstance(organizations, obj["local_objective"], INSTANCE.value(obj, "local_reference"),
+                        INSTANCE.value(obj, "selfish"), INSTANCE.value(obj, "name"), fields.meta(obj))
 
 
 def to_json(instance: MospInstance) -> dict[str, Any]:
@@ -127,21 +127,15 @@ def schedule_to_json(instance: MospInstance, schedule: Schedule) -> dict[str, An
                               for k in range(instance.n_organizations)]}
 
 
-def schedule_from_json(instance: MospInstance, obj: Any) -> Schedule:
-    from schedbench.model.schedule_json import read_job_list
-
-    if not isinstance(obj, dict) or not isinstance(obj.get("organizations"), list):
-        raise ScheduleFormatError("organizations", "a mosp schedule is an object with an 'organizations' list")
+def schedule_from_json(instance: MospInstance, obj: dict) -> Schedule:
+    """The schedule of a document that matches ``SCHEDULE``."""
     if len(obj["organizations"]) != instance.n_organizations:
         raise ScheduleFormatError("organizations", f"has {len(obj['organizations'])} organizations, "
                                                    f"the instance has {instance.n_organizations}")
     machine: list[int] = []
     start: list[int] = []
     for k, raw in enumerate(obj["organizations"]):
-        where = f"organizations[{k}]"
-        if not isinstance(raw, dict):
-            raise ScheduleFormatError(where, "must be an object with a 'jobs' list")
-        q, s = read_job_list(raw.get("jobs"), len(instance.organizations[k].jobs), f"{where}.jobs")
+        q, s = read_job_list(raw["jobs"], len(instance.organizations[k].jobs), f"organizations[{k}].jobs")
         machine += q
         start += s
     return Schedule(tuple(machine), tuple(start))

@@ -3,12 +3,18 @@
 from dataclasses import dataclass, field
 from typing import Any
 
-from schedbench.errors import ScheduleFormatError
 from schedbench.model import fields
+from schedbench.model.schedule_json import placements, read_job_list
+from schedbench.model.shape import COUNT, LENGTH, Key, List, Record, header
 from schedbench.schedule import Schedule
 
 FAMILY = "pcmax"
 OBJECTIVES = ("makespan",)
+INSTANCE = header(FAMILY, (
+    Key("machines", COUNT, doc="m, the number of identical machines."),
+    Key("jobs", List(LENGTH, min_items=1), doc="The job lengths."),
+))
+SCHEDULE = Record((Key("jobs", placements(), doc="Per job, in the instance's order, its machine and start."),))
 
 
 @dataclass(frozen=True)
@@ -32,11 +38,10 @@ def size(instance: PcmaxInstance) -> fields.Size:
 
 
 def parse(obj: dict) -> PcmaxInstance:
-    machines = fields.count(fields.required(obj, "machines", ""), "machines")
-    jobs = fields.json_list(fields.required(obj, "jobs", ""), "jobs")
-    lengths = tuple(fields.length(p, f"jobs[{j}]") for j, p in enumerate(jobs))
+    """The instance of a document that matches ``INSTANCE``."""
+    lengths = tuple(obj["jobs"])
     fields.total(lengths, "jobs", "total work")
-    return PcmaxInstance(machines, lengths, str(obj.get("name", "")), fields.meta(obj))
+    return PcmaxInstance(obj["machines"], lengths, INSTANCE.value(obj, "name"), fields.meta(obj))
 
 
 def to_json(instance: PcmaxInstance) -> dict[str, Any]:
@@ -49,10 +54,7 @@ def schedule_to_json(instance: PcmaxInstance, schedule: Schedule) -> dict[str, A
     return {"jobs": [{"machine": q, "start": s} for q, s in zip(schedule.machine, schedule.start)]}
 
 
-def schedule_from_json(instance: PcmaxInstance, obj: Any) -> Schedule:
-    from schedbench.model.schedule_json import read_job_list
-
-    if not isinstance(obj, dict) or "jobs" not in obj:
-        raise ScheduleFormatError("jobs", "a pcmax schedule is an object with a 'jobs' list")
+def schedule_from_json(instance: PcmaxInstance, obj: dict) -> Schedule:
+    """The schedule of a document that matches ``SCHEDULE``."""
     machine, start = read_job_list(obj["jobs"], len(instance.jobs), "jobs")
     return Schedule(tuple(machine), tuple(start))

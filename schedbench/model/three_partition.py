@@ -10,13 +10,21 @@ a schedule (``schedule_to_json`` / ``schedule_from_json``): its JSON is
 from dataclasses import dataclass, field
 from typing import Any
 
-from schedbench.errors import InstanceError, ScheduleFormatError
+from schedbench.errors import BeyondSchemaError
 from schedbench.model import fields
+from schedbench.model.shape import LENGTH, AnyInteger, Key, List, Record, header
 
 FAMILY = "three_partition"
 OBJECTIVES = ("decision",)
 
 Certificate = tuple[tuple[int, int, int], ...]
+INSTANCE = header(FAMILY, (
+    Key("bound", LENGTH, doc="B, what each triple must sum to."),
+    Key("items", List(LENGTH, min_items=1),
+        doc="The 3q items a_i: they sum to qB, each strictly between B/4 and B/2."),
+))
+SCHEDULE = Record((Key("certificate", List(List(AnyInteger(), min_items=3, max_items=3)),
+                       doc="q triples of item indexes, each summing to B."),))
 
 
 @dataclass(frozen=True)
@@ -40,24 +48,23 @@ def size(instance: ThreePartitionInstance) -> fields.Size:
 
 
 def parse(obj: dict) -> ThreePartitionInstance:
-    bound = fields.length(fields.required(obj, "bound", ""), "bound")
-    raw = fields.json_list(fields.required(obj, "items", ""), "items")
-    items = tuple(fields.length(a, f"items[{i}]") for i, a in enumerate(raw))
+    """The instance of a document that matches ``INSTANCE``, if SPEC's three conditions hold."""
+    items = tuple(obj["items"])
     fields.total(items, "items", "total of the items")
-    return checked(ThreePartitionInstance(bound, items, str(obj.get("name", "")), fields.meta(obj)))
+    return checked(ThreePartitionInstance(obj["bound"], items, INSTANCE.value(obj, "name"), fields.meta(obj)))
 
 
 def checked(instance: ThreePartitionInstance) -> ThreePartitionInstance:
     """The instance if SPEC's three conditions hold, else an error naming the field."""
     b, items = instance.bound, instance.items
     if len(items) % 3:
-        raise InstanceError("items", f"must hold 3q items, got {len(items)}")
+        raise BeyondSchemaError("items", f"must hold 3q items, got {len(items)}")
     q = len(items) // 3
     if sum(items) != q * b:
-        raise InstanceError("items", f"must sum to q*B = {q}*{b} = {q * b}, got {sum(items)}")
+        raise BeyondSchemaError("items", f"must sum to q*B = {q}*{b} = {q * b}, got {sum(items)}")
     for i, a in enumerate(items):
         if not b < 4 * a or not 2 * a < b:  # B/4 < a < B/2, in integers
-            raise InstanceError(f"items[{i}]", f"{a} is not strictly between B/4 = {b / 4:g} and B/2 = {b / 2:g}")
+            raise BeyondSchemaError(f"items[{i}]", f"{a} is not strictly between B/4 = {b / 4:g} and B/2 = {b / 2:g}")
     return instance
 
 
@@ -76,15 +83,7 @@ def result_fields(instance: ThreePartitionInstance, certificate: Certificate) ->
     return schedule_to_json(instance, certificate)
 
 
-def schedule_from_json(instance: ThreePartitionInstance, obj: Any) -> Certificate:
-    """Shape and types only; whether it is a 3-partition is the validator's question."""
-    if isinstance(obj, dict):
-        obj = obj.get("certificate")
-    if not isinstance(obj, list):
-        raise ScheduleFormatError("certificate", "must be a list of triples of item indexes")
-    out = []
-    for t, triple in enumerate(obj):
-        if not isinstance(triple, list) or len(triple) != 3 or not all(fields.is_int(i) for i in triple):
-            raise ScheduleFormatError(f"certificate[{t}]", f"must be a list of 3 item indexes, got {triple!r}")
-        out.append(tuple(triple))
-    return tuple(out)
+def schedule_from_json(instance: ThreePartitionInstance, obj: dict) -> Certificate:
+    """The certificate of a document that matches ``SCHEDULE``; whether it
+    is a 3-partition is the validator's question."""
+    return tuple(tuple(triple) for triple in obj["certificate"])

@@ -32,9 +32,11 @@ from typing import Any
 
 import networkx as nx
 
-from schedbench.errors import InstanceError, ScheduleFormatError
+from schedbench.errors import BeyondSchemaError, ScheduleFormatError
 from schedbench.model import fields
-from schedbench.model.schedule_json import read_job_list
+from schedbench.model.schedule_json import placements, read_job_list
+from schedbench.model.shape import (COUNT, LENGTH, NONNEGATIVE, Boolean, Integer, Key, List, Mapping, Nullable,
+                                    Record, Text, Tree, header)
 from schedbench.schedule import Schedule
 
 FAMILY = "workflow"
@@ -43,6 +45,44 @@ OBJECTIVES = ("max-slr",)
 MAX_DEPTH = 64
 #: Largest |p| of the network speed levels^p.
 MAX_EXPONENT = 8
+TASK = Record((
+    Key("exec", LENGTH, doc="Execution time."),
+    Key("cores", COUNT, doc="Cores it needs, all on one cluster of its kind."),
+    Key("kind", Text(), doc="The kind of cluster it runs on."),
+    Key("succ", List(Integer(0)), doc="Indexes of its successors among the job's tasks (the DAG is acyclic)."),
+))
+JOB = Record((
+    Key("arrival", NONNEGATIVE, doc="No task of the job starts before it."),
+    Key("user", Nullable(Text()), required=False, doc="Who submitted it (simulations); default, the job itself."),
+    Key("tasks", List(TASK, min_items=1), doc="The job's tasks; succ indexes refer to this list."),
+))
+SHARE = Record((
+    Key("share", COUNT, doc="The node's Fair Share weight."),
+    Key("parent", Nullable(Text()), required=False, doc="The node above it; absent at the top."),
+))
+INSTANCE = header(FAMILY, (
+    Key("clusters", List(Record((Key("cores", COUNT, doc="The cluster's cores."),
+                                 Key("kind", Text(), doc="Its kind (architecture)."))), min_items=1),
+        doc="The clusters."),
+    Key("jobs", List(JOB), doc="The jobs, each a DAG of tasks."),
+    Key("colocate", Boolean(), required=False, default=True,
+        doc="The placement rule: a job's tasks of one kind run on one cluster."),
+    Key("network", Nullable(Tree(Integer(0, fields.MAX_COUNT), MAX_DEPTH)), required=False,
+        doc="The router tree (simulations): nested lists whose leaves are the cluster indexes, each once."),
+    Key("shares", Nullable(Mapping(SHARE)), required=False,
+        doc="The Fair Share tree (simulations): node name -> {share, parent}; every job's user is a node."),
+))
+NETWORK = Record((
+    Key("ccr", List(Integer(-fields.MAX_VALUE, fields.MAX_VALUE), min_items=2, max_items=2),
+        doc="The computation-to-communication ratio as [numerator, denominator], in (0, 1]."),
+    Key("exponent", Integer(-MAX_EXPONENT, MAX_EXPONENT), required=False, default=-1,
+        doc="p in speed = levels^p."),
+))
+SCHEDULE = Record((
+    Key("jobs", List(Record((Key("tasks", placements("cluster"), doc="Per task, its cluster and start."),))),
+        doc="Per job, in the instance's order."),
+    Key("network", Nullable(NETWORK), required=False, doc="The network delays the schedule was made under."),
+))
 
 
 @dataclass(frozen=True)
@@ -215,119 +255,91 @@ class WorkflowInstance:
         return {name: share for name, share, _ in self.shares}
 
 
-def _name(value: Any, where: str) -> str:
-    """A kind, user or share-tree node: a non-empty string."""
-    if not isinstance(value, str) or not value:
-        raise InstanceError(where, f"must be a non-empty string, got {value!r}")
-    return value
-
-
 def size(instance: WorkflowInstance) -> fields.Size:
     """Tasks and clusters: what the worst-case search bounds."""
     return fields.Size(len(instance.tasks), len(instance.clusters))
 
 
 def parse(obj: dict) -> WorkflowInstance:
-    clusters = []
-    for c, raw in enumerate(fields.json_list(fields.required(obj, "clusters", ""), "clusters")):
-        where = f"clusters[{c}]"
-        fields.json_object(raw, where)
-        clusters.append(Cluster(fields.count(fields.required(raw, "cores", where), f"{where}.cores"),
-                                _name(fields.required(raw, "kind", where), f"{where}.kind")))
+    """The instance of a document that matches ``INSTANCE``: kinds offered,
+    cores available, succ indexes inside their job, acyclic DAGs, users in
+    the share tree."""
+    clusters = tuple(Cluster(raw["cores"], raw["kind"]) for raw in obj["clusters"])
     widest: dict[str, int] = {}
     for cluster in clusters:
         widest[cluster.kind] = max(widest.get(cluster.kind, 0), cluster.cores)
-    shares = _shares(obj.get("shares"))
-    share_names = {name for name, _, _ in shares}
-    jobs = []
-    for k, raw in enumerate(fields.json_list(fields.required(obj, "jobs", ""), "jobs", non_empty=False)):
-        where = f"jobs[{k}]"
-        fields.json_object(raw, where)
-        arrival = fields.nonnegative(fields.required(raw, "arrival", where), f"{where}.arrival")
-        entries = fields.json_list(fields.required(raw, "tasks", where), f"{where}.tasks")
-        user = raw.get("user")
-        if user is not None:
-            _name(user, f"{where}.user")
-            if shares and user not in share_names:
-                raise InstanceError(f"{where}.user", f"{user!r} is not a node of shares")
-        elif shares:
-            raise InstanceError(f"{where}.user", "is missing (with shares, every job names its user)")
-        jobs.append(WorkflowJob(arrival, tuple(_task(t, f"{where}.tasks[{i}]", len(entries), widest)
-                                               for i, t in enumerate(entries)), user))
-        if not nx.is_directed_acyclic_graph(jobs[-1].graph):
-            cycle = [u for u, _ in nx.find_cycle(jobs[-1].graph)]
-            raise InstanceError(f"{where}.tasks", f"the succ lists form a cycle through tasks {cycle}")
+    shares = _shares(INSTANCE.value(obj, "shares") or {})
+    jobs = tuple(_job(raw, f"jobs[{k}]", widest, {name for name, _, _ in shares}) for k, raw in enumerate(obj["jobs"]))
     fields.total((task.exec for job in jobs for task in job.tasks), "jobs", "total work")
     fields.total((job.arrival for job in jobs), "jobs", "total of the arrivals")
     network = _network(obj["network"], len(clusters)) if obj.get("network") is not None else ()
-    colocate = obj.get("colocate", True)
-    if not isinstance(colocate, bool):
-        raise InstanceError("colocate", f"must be true or false, got {colocate!r}")
-    return WorkflowInstance(tuple(clusters), tuple(jobs), str(obj.get("name", "")), fields.meta(obj),
-                            network, shares, colocate)
+    return WorkflowInstance(clusters, jobs, INSTANCE.value(obj, "name"), fields.meta(obj),
+                            network, shares, INSTANCE.value(obj, "colocate"))
 
 
-def _task(raw: Any, where: str, count: int, widest: dict[str, int]) -> Task:
-    fields.json_object(raw, where)
-    exec_time = fields.length(fields.required(raw, "exec", where), f"{where}.exec")
-    cores = fields.count(fields.required(raw, "cores", where), f"{where}.cores")
-    kind = _name(fields.required(raw, "kind", where), f"{where}.kind")
+def _job(raw: dict, where: str, widest: dict[str, int], share_names: set[str]) -> WorkflowJob:
+    user = raw.get("user")
+    if user is not None and share_names and user not in share_names:
+        raise BeyondSchemaError(f"{where}.user", f"{user!r} is not a node of shares")
+    if user is None and share_names:
+        raise BeyondSchemaError(f"{where}.user", "is missing (with shares, every job names its user)")
+    entries = raw["tasks"]
+    job = WorkflowJob(raw["arrival"], tuple(_task(t, f"{where}.tasks[{i}]", len(entries), widest)
+                                            for i, t in enumerate(entries)), user)
+    if not nx.is_directed_acyclic_graph(job.graph):
+        cycle = [u for u, _ in nx.find_cycle(job.graph)]
+        raise BeyondSchemaError(f"{where}.tasks", f"the succ lists form a cycle through tasks {cycle}")
+    return job
+
+
+def _task(raw: dict, where: str, count: int, widest: dict[str, int]) -> Task:
+    kind, cores = raw["kind"], raw["cores"]
     if kind not in widest:
-        raise InstanceError(f"{where}.kind", f"no cluster offers kind {kind!r} (kinds: {', '.join(sorted(widest))})")
+        raise BeyondSchemaError(f"{where}.kind", f"no cluster offers kind {kind!r} (kinds: {', '.join(sorted(widest))})")
     if cores > widest[kind]:
-        raise InstanceError(f"{where}.cores", f"{cores} cores, but the largest {kind} cluster has {widest[kind]}")
-    succ = fields.json_list(fields.required(raw, "succ", where), f"{where}.succ", non_empty=False)
-    for s, index in enumerate(succ):
-        if not fields.is_int(index) or not 0 <= index < count:
-            raise InstanceError(f"{where}.succ[{s}]", f"must be a task index of the same job in 0..{count - 1}, "
+        raise BeyondSchemaError(f"{where}.cores", f"{cores} cores, but the largest {kind} cluster has {widest[kind]}")
+    for s, index in enumerate(raw["succ"]):
+        if index >= count:
+            raise BeyondSchemaError(f"{where}.succ[{s}]", f"must be a task index of the same job in 0..{count - 1}, "
                                                       f"got {index!r}")
-    return Task(exec_time, cores, kind, tuple(succ))
+    return Task(raw["exec"], cores, kind, tuple(raw["succ"]))
 
 
-def _network(raw: Any, clusters: int) -> tuple:
-    """The router tree: every cluster index exactly once as a leaf, no empty router."""
+def _network(raw: list, clusters: int) -> tuple:
+    """The router tree: every cluster index exactly once as a leaf."""
     seen: set[int] = set()
 
-    def node(value: Any, where: str, depth: int = 0):
-        if depth > MAX_DEPTH:
-            raise InstanceError(where, f"the router tree is deeper than {MAX_DEPTH} levels")
-        if fields.is_int(value):
-            if not 0 <= value < clusters:
-                raise InstanceError(where, f"must be a cluster index in 0..{clusters - 1}, got {value}")
+    def node(value: Any, where: str):
+        if isinstance(value, int):
+            if value >= clusters:
+                raise BeyondSchemaError(where, f"must be a cluster index in 0..{clusters - 1}, got {value}")
             if value in seen:
-                raise InstanceError(where, f"cluster {value} appears twice in the tree")
+                raise BeyondSchemaError(where, f"cluster {value} appears twice in the tree")
             seen.add(value)
             return value
-        children = fields.json_list(value, where)
-        return tuple(node(child, f"{where}[{i}]", depth + 1) for i, child in enumerate(children))
+        return tuple(node(child, f"{where}[{i}]") for i, child in enumerate(value))
 
-    tree = node(fields.json_list(raw, "network"), "network")
+    tree = node(raw, "network")
     if len(seen) != clusters:
         missing = sorted(set(range(clusters)) - seen)
-        raise InstanceError("network", f"clusters {missing} are not in the tree")
+        raise BeyondSchemaError("network", f"clusters {missing} are not in the tree")
     return tree
 
 
-def _shares(raw: Any) -> tuple[tuple[str, int, str | None], ...]:
-    """The Fair Share tree: shares >= 1, parents that exist, no cycle."""
-    if raw is None:
-        return ()
-    fields.json_object(raw, "shares")
+def _shares(raw: dict) -> tuple[tuple[str, int, str | None], ...]:
+    """The Fair Share tree: parents that exist, no cycle."""
     nodes = []
     for name, entry in raw.items():
-        where = f"shares.{name}"
-        fields.json_object(entry, where)
-        share = fields.count(fields.required(entry, "share", where), f"{where}.share")
         parent = entry.get("parent")
-        if parent is not None and _name(parent, f"{where}.parent") not in raw:
-            raise InstanceError(f"{where}.parent", f"{parent!r} is not a node of shares")
-        nodes.append((name, share, parent))
+        if parent is not None and parent not in raw:
+            raise BeyondSchemaError(f"shares.{name}.parent", f"{parent!r} is not a node of shares")
+        nodes.append((name, entry["share"], parent))
     parent_of = {name: parent for name, _, parent in nodes}
     for name in parent_of:
         seen, node = {name}, parent_of[name]
         while node is not None:
             if node in seen:
-                raise InstanceError(f"shares.{name}.parent", f"the parents form a cycle through {node!r}")
+                raise BeyondSchemaError(f"shares.{name}.parent", f"the parents form a cycle through {node!r}")
             seen.add(node)
             node = parent_of[node]
     return tuple(nodes)
@@ -369,30 +381,23 @@ def schedule_to_json(instance: WorkflowInstance, schedule: Schedule) -> dict[str
     return out
 
 
-def schedule_from_json(instance: WorkflowInstance, obj: Any) -> WorkflowSchedule:
-    """Shape and types only; whether it is feasible is the validator's question."""
-    if not isinstance(obj, dict) or not isinstance(obj.get("jobs"), list) or len(obj["jobs"]) != len(instance.jobs):
-        raise ScheduleFormatError("jobs", f"a workflow schedule is an object with a 'jobs' list of "
-                                          f"{len(instance.jobs)} entries")
+def schedule_from_json(instance: WorkflowInstance, obj: dict) -> WorkflowSchedule:
+    """The schedule of a document that matches ``SCHEDULE``; whether it is
+    feasible is the validator's question."""
+    if len(obj["jobs"]) != len(instance.jobs):
+        raise ScheduleFormatError("jobs", f"has {len(obj['jobs'])} jobs, the instance has {len(instance.jobs)}")
     cluster: list[int] = []
     start: list[int] = []
     for k, raw in enumerate(obj["jobs"]):
-        tasks = raw.get("tasks") if isinstance(raw, dict) else None
-        q, s = read_job_list(tasks, len(instance.jobs[k].tasks), f"jobs[{k}].tasks", place="cluster")
+        q, s = read_job_list(raw["tasks"], len(instance.jobs[k].tasks), f"jobs[{k}].tasks", place="cluster")
         cluster += q
         start += s
     network = _network_of_schedule(obj["network"]) if obj.get("network") is not None else None
     return WorkflowSchedule(tuple(cluster), tuple(start), network)
 
 
-def _network_of_schedule(raw: Any) -> Network:
-    if not isinstance(raw, dict):
-        raise ScheduleFormatError("network", "must be an object {ccr: [num, den], exponent: p}")
-    ccr, exponent = raw.get("ccr"), raw.get("exponent", -1)
-    if not (isinstance(ccr, list) and len(ccr) == 2 and all(map(fields.is_int, ccr)) and ccr[1] > 0
-            and 0 < Fraction(*ccr) <= 1):
-        raise ScheduleFormatError("network.ccr", f"must be [numerator, denominator] in (0, 1], got {ccr!r}")
-    if not fields.is_int(exponent) or abs(exponent) > MAX_EXPONENT:
-        raise ScheduleFormatError("network.exponent", f"must be an integer in [-{MAX_EXPONENT}, {MAX_EXPONENT}], "
-                                                      f"got {exponent!r}")
-    return Network(Fraction(*ccr), exponent)
+def _network_of_schedule(raw: dict) -> Network:
+    numerator, denominator = raw["ccr"]
+    if denominator <= 0 or not 0 < Fraction(numerator, denominator) <= 1:
+        raise ScheduleFormatError("network.ccr", f"must be [numerator, denominator] in (0, 1], got {raw['ccr']!r}")
+    return Network(Fraction(numerator, denominator), NETWORK.value(raw, "exponent"))
