@@ -1,10 +1,20 @@
 import json
+import os
 import subprocess
 import sys
 import traceback
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+#: Property-based tests (tests/test_properties.py): "ci", the default, draws
+#: the same examples on every run (a failure is reproducible as it is
+#: reported); HYPOTHESIS_PROFILE=explore searches afresh each time, for a
+#: developer hunting new failures (keep each as an @example).
+settings.register_profile("ci", derandomize=True, deadline=None, database=None, print_blob=True)
+settings.register_profile("explore", deadline=None, max_examples=500)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from schedbench.errors import ScheduleFormatError
+from schedbench.errors import BeyondSchemaError, ScheduleFormatError
 from schedbench.model import fields
 from schedbench.model.schedule_json import placements, read_job_list
 from schedbench.model.shape import COUNT, LENGTH, Boolean, Key, List, Record, Text, header
@@ -108,6 +108,8 @@ def size(instance: MospInstance) -> fields.Size:
 def parse(obj: dict) -> MospInstance:
     """The instance of a document that matches ``INSTANCE``."""
     organizations = tuple(Organization(raw["machines"], tuple(raw["jobs"])) for raw in obj["organizations"])
+    if not any(org.jobs for org in organizations):  # a makespan of nothing: no problem to solve
+        raise BeyondSchemaError("organizations", "hold no job at all: at least one organization needs a job")
     fields.total((p for org in organizations for p in org.jobs), "organizations", "total work")
     return MospInstance(organizations, obj["local_objective"], INSTANCE.value(obj, "local_reference"),
                         INSTANCE.value(obj, "selfish"), INSTANCE.value(obj, "name"), fields.meta(obj))
