@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from schedbench import families
-from schedbench.errors import ModelTooLarge, NotProven, UserInputError
+from schedbench.errors import ModelTooLarge, NotProven, UserInputError, unknown_key
 from schedbench.result import INFEASIBLE, OPTIMAL
 
 OPT, BEST, BESTDUAL, INFEASIBLE_STATUS = "opt", "best", "bestdual", "infeasible"
@@ -109,7 +109,11 @@ def read_csv(path: str | Path, header: tuple[str, ...], option: str, what: str,
     try:
         with path.open(newline="", encoding="utf-8") as handle:
             reader = csv.DictReader(handle)
-            if tuple(reader.fieldnames or ()) != header:
+            found = tuple(reader.fieldnames or ())
+            stray = next((name for name in found if name not in header), None)
+            if stray is not None:  # a misspelled column would leave its values unread
+                raise UserInputError(option, f"{path}: column {unknown_key(UserInputError, '', stray, header, 'column')}")
+            if found != header:
                 raise UserInputError(option, f"{path} is not {what} (header {','.join(header)})")
             out = {}
             for row in reader:

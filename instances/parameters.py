@@ -19,7 +19,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Annotated, Any, Literal, get_args, get_origin
 
-from schedbench.errors import UserInputError
+from schedbench.errors import UserInputError, unknown_key
 from schedbench.model.fields import is_int
 
 Count = Annotated[int, 1]                # an integer >= 1
@@ -114,7 +114,7 @@ def generator(function: Callable) -> Callable:
     def call(**params: Any):
         for name in params:
             if name not in signature.parameters:
-                raise UserInputError(f"params.{name}", f"unknown parameter (known: {', '.join(signature.parameters)})")
+                raise unknown_key(UserInputError, "params", name, signature.parameters, what="parameter")
         for name, parameter in signature.parameters.items():
             if parameter.default is parameter.empty and name not in params:
                 raise UserInputError(f"params.{name}", "is required")

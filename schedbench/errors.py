@@ -60,12 +60,12 @@ class ModelTooLarge(UserInputError):
         super().__init__("--solver", message)
 
 
-def unknown_key(error: type[UserInputError], where: str, key: str, known) -> UserInputError:
+def unknown_key(error: type[UserInputError], where: str, key: str, known, what: str = "key") -> UserInputError:
     """``error`` for ``key``, which is not one of ``known``: named by its
     path, with the nearest known key (a misspelled optional key would
     otherwise silently change the problem)."""
     field = f"{where}.{key}" if where else str(key)
     close = difflib.get_close_matches(str(key), [str(name) for name in known], n=1, cutoff=CLOSE)
     if close:
-        return error(field, f'unknown key (did you mean "{close[0]}"?)')
-    return error(field, f"unknown key (known: {', '.join(sorted(map(str, known))) or 'none'})")
+        return error(field, f'unknown {what} (did you mean "{close[0]}"?)')
+    return error(field, f"unknown {what} (known: {', '.join(sorted(map(str, known))) or 'none'})")

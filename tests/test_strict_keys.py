@@ -282,3 +282,16 @@ def test_every_schedule_made_validates_against_the_schedule_schema(tmp_path, fam
     for schedule in [schedule_to_json(instance, s) for s in schedules] + [result["schedule"]]:
         validator.validate(json.loads(json.dumps(schedule)))
 
+
+
+def test_a_generator_parameter_misspelled_is_named_with_its_fix():
+    result = run_cli("generate", "pcmax-uniform", "--jobz", "5")
+    assert (result.returncode, result.stderr) == (2, 'schedbench: --jobz: unknown parameter (did you mean "jobs"?)\n')
+
+
+def test_a_table_column_misspelled_is_named_with_its_fix(tmp_path):
+    baseline = tmp_path / "baseline.csv"
+    baseline.write_text("instance,objective,heuristic,ratoi\n")
+    result = run_cli("regress", "--family", "pcmax", "--baseline", baseline)
+    assert (result.returncode, result.stderr) == (2, f"schedbench: --baseline: {baseline}: column ratoi: unknown "
+                                                     'column (did you mean "ratio"?)\n')

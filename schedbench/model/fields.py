@@ -42,22 +42,12 @@ def integer(value: Any, field: str, minimum: int, maximum: int = MAX_VALUE) -> i
 
 
 def _power(value: int) -> str:
-    return f"2^{value.bit_length() - 1} = {value}"
+    return f"{power(value)} = {value}"
 
 
-def length(value: Any, field: str) -> int:
-    """A job or task length: integer in [1, 2^40]."""
-    return integer(value, field, 1)
-
-
-def nonnegative(value: Any, field: str) -> int:
-    """A release, think time, deadline, capacity, weight or reward: integer in [0, 2^40]."""
-    return integer(value, field, 0)
-
-
-def count(value: Any, field: str) -> int:
-    """A number of machines, processors or cores: integer in [1, 2^24]."""
-    return integer(value, field, 1, MAX_COUNT)
+def power(value: int) -> str:
+    """A power of two as people read it: 2^40 rather than 1099511627776."""
+    return f"2^{value.bit_length() - 1}"
 
 
 def total(values: Iterable[int], field: str, what: str = "total") -> int:

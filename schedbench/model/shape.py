@@ -389,9 +389,7 @@ def key_table(shape: Shape) -> str:
 
 def _number(value: int) -> str:
     """A bound as people read it: 2^40 rather than 1099511627776."""
-    if value > 1024 and value & (value - 1) == 0:
-        return f"2^{value.bit_length() - 1}"
-    return str(value)
+    return fields.power(value) if value > 1024 and value & (value - 1) == 0 else str(value)
 
 
 def keys_of(value: AbstractMapping[str, Any], known: AbstractMapping[str, Any] | set[str], where: str,
