@@ -1,6 +1,6 @@
 """F_u*: every campaign's P||Cmax optimum of a workload, by each engine backend.
 
-    python -m schedbench.bench.campaign_optima [--seeds 2] [--budget 60] [--out FILE.md]
+    python -m bench.campaign_optima [--seeds 2] [--budget 60] [--out FILE.md]
 
 Every campaign metric against exact optima (FAIRCAMP Fig. 4's D^(u), the
 claims' F_u*) needs the P||Cmax optimum of each campaign alone on the
@@ -19,7 +19,7 @@ import argparse
 import time
 from pathlib import Path
 
-from schedbench.bench.results_log import write_generated
+from bench.results_log import write_generated
 from schedbench.heuristics.pcmax import lpt
 from schedbench.instances.campaign import faircamp_paper, ostrich_paper
 from schedbench.metrics.pcmax_bounds import lower_bound
@@ -73,7 +73,7 @@ def main() -> None:
         lines.append(f"| {label} | {inst.machines} | {len(campaigns)} | {hard} | {' | '.join(cells)} |")
         print(lines[-1], flush=True)
     if args.out:
-        write_generated(args.out, f"python -m schedbench.bench.campaign_optima --seeds {args.seeds} "
+        write_generated(args.out, f"python -m bench.campaign_optima --seeds {args.seeds} "
                                   f"--budget {args.budget:g}", "\n".join(lines) + "\n")
 
 

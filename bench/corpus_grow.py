@@ -1,9 +1,9 @@
 """Growing the certified corpus along the frontier lines.
 
-    python -m schedbench.bench.corpus_grow --family campaign [--steps 8] [--seeds 10]
+    python -m bench.corpus_grow --family campaign [--steps 8] [--seeds 10]
         [--line NAME] [--first-step 0] [--time-limit 10] [--workers 2 | --cluster ADDRESS]
-    python -m schedbench.bench.corpus_grow --open 24 [--family mosp ...] [--workers 2]
-    python -m schedbench.bench.corpus_grow --summary docs/results/corpus.md
+    python -m bench.corpus_grow --open 24 [--family mosp ...] [--workers 2]
+    python -m bench.corpus_grow --summary docs/results/corpus.md
 
 The instances are the frontier benchmark's (``bench/frontiers.toml``): for
 each line of the family that runs the default models (no ``options``), the
@@ -37,10 +37,10 @@ from itertools import chain, zip_longest
 from pathlib import Path
 
 from schedbench import families
-from schedbench.bench.corpus import (OPEN_AFTER, SETTLED, Entry, certify, corpus_dir, default_table, has_gap,
+from schedbench.harness.corpus import (OPEN_AFTER, SETTLED, Entry, certify, corpus_dir, default_table, has_gap,
                                      is_open, read_table, status_counts)
-from schedbench.bench.frontier import instance, lines, params_at, seed_at
-from schedbench.bench.results_log import write_generated
+from bench.frontier import instance, lines, params_at, seed_at
+from bench.results_log import write_generated
 from schedbench.errors import UserInputError
 from schedbench.model import instance_to_json
 from schedbench.solvers import settings
@@ -126,7 +126,7 @@ def try_open(count: int, time_limit: float, workers: int, cluster: str | None,
 def summary() -> str:
     """Per family: instance files, entries by status, and the instances
     certified (an ``opt`` or ``infeasible`` entry) with their sizes (jobs)."""
-    from schedbench.bench.corpus import STATUSES, load
+    from schedbench.harness.corpus import STATUSES, load
 
     table = read_table(default_table())
     counted = status_counts(table)
@@ -173,7 +173,7 @@ def main() -> None:
         elif args.open is not None or args.summary:
             parser.error(f"{option}: only when growing a family (--family without --open or --summary)")
     if args.summary:
-        write_generated(args.summary, "python -m schedbench.bench.corpus_grow --summary docs/results/corpus.md",
+        write_generated(args.summary, "python -m bench.corpus_grow --summary docs/results/corpus.md",
                         summary())
         return
     settings.use_cpsat_workers(1)

@@ -6,7 +6,7 @@ fixed order, so it samples every size of the grid; pick N so that it
 divides the seeds, and a batch keeps whole seeds (the seed bundles that
 let one process prove a seed's optima once).
 
-    python -m schedbench.bench.experiment_timing EXPERIMENT.toml --of N --batches K [K ...]
+    python -m bench.experiment_timing EXPERIMENT.toml --of N --batches K [K ...]
         [--workers W (default: the CPU count)] [--out FILE]
 """
 
@@ -20,8 +20,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from schedbench.bench.results_log import rerun_command, write_generated
-from schedbench.bench.store import Store
+from bench.results_log import rerun_command, write_generated
+from schedbench.harness.store import Store
 
 
 def run_batch(experiment: Path, batch: int, of: int, workers: int) -> dict:

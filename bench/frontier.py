@@ -1,6 +1,6 @@
 """The exact frontier: how large an instance each exact backend proves.
 
-    python -m schedbench.bench.frontier [--instances 10] [--first-seed 0] [--time-limit 10]
+    python -m bench.frontier [--instances 10] [--first-seed 0] [--time-limit 10]
         [--workers 2] [--line NAME ...] [--results run.jsonl] [--out docs/results/frontier.md]
 
 Each line of ``bench/frontiers.toml`` (a generator, its fixed parameters,
@@ -29,9 +29,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from schedbench.bench.experiment import InstanceSpec, build_instance
-from schedbench.bench.optimality_stress import BACKENDS, settled, disagreement, solve_once
-from schedbench.bench.results_log import append_row, resume, write_generated
+from schedbench.harness.experiment import InstanceSpec, build_instance
+from bench.optimality_stress import BACKENDS, settled, disagreement, solve_once
+from bench.results_log import append_row, resume, write_generated
 
 LINES = Path(__file__).with_name("frontiers.toml")
 PROVEN_ENOUGH = 0.9   # the frontier: the largest step with this share proven
@@ -198,7 +198,7 @@ def main() -> None:
     if args.out:
         chosen_lines = "".join(f" --line '{name}'" for name in args.line or ())
         first = f" --first-seed {args.first_seed}" if args.first_seed else ""
-        write_generated(args.out, f"python -m schedbench.bench.frontier --instances {args.instances}{first} "
+        write_generated(args.out, f"python -m bench.frontier --instances {args.instances}{first} "
                                   f"--time-limit {args.time_limit:g}{chosen_lines} --results FILE", text)
 
 

@@ -1,6 +1,6 @@
 """Before and after: two frontier tables side by side, for the docs.
 
-    python -m schedbench.bench.frontier_compare --before TABLE [--before TABLE ...] --after TABLE
+    python -m bench.frontier_compare --before TABLE [--before TABLE ...] --after TABLE
         [--after TABLE ...] [--line NAME ...] [--changed] [--heading TEXT] [--out docs/results/compare_X.md]
 
 Reads the summaries of tables written by ``bench.frontier --out`` (the
@@ -17,8 +17,8 @@ import argparse
 import shlex
 from pathlib import Path
 
-from schedbench.bench.frontier import SUMMARY_HEADER
-from schedbench.bench.results_log import write_generated
+from bench.frontier import SUMMARY_HEADER
+from bench.results_log import write_generated
 
 
 def summary(path: Path) -> dict[tuple[str, str], tuple[str, str]]:
@@ -83,7 +83,7 @@ def main() -> None:
         options += "".join(f" --line {shlex.quote(name)}" for name in args.line or ())
         options += " --changed" * args.changed
         options += f" --heading {shlex.quote(args.heading)}" if args.heading != "before" else ""
-        write_generated(args.out, f"python -m schedbench.bench.frontier_compare{options} --out FILE", text)
+        write_generated(args.out, f"python -m bench.frontier_compare{options} --out FILE", text)
 
 
 if __name__ == "__main__":

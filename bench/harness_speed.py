@@ -1,7 +1,7 @@
 """Harness throughput: cells per second for a pure-heuristic grid and an
 exact-solver grid, with 1 and 2 local workers, each into a fresh store.
 
-``python -m schedbench.bench.harness_speed [--seeds N] [--out FILE]``. The time includes
+``python -m bench.harness_speed [--seeds N] [--out FILE]``. The time includes
 building each instance, validating every schedule, the exact metrics and
 one store transaction per instance, which is what a user's grid pays.
 """
@@ -12,10 +12,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from schedbench.bench.experiment import parse
-from schedbench.bench.results_log import rerun_command, write_generated
-from schedbench.bench.runner import run_experiment
-from schedbench.bench.store import Store
+from schedbench.harness.experiment import parse
+from bench.results_log import rerun_command, write_generated
+from schedbench.harness.runner import run_experiment
+from schedbench.harness.store import Store
 
 
 def grids(seeds: int) -> dict[str, dict]:

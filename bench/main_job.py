@@ -1,7 +1,7 @@
 """The README's main job, timed: every shipped experiment's ``--quick``
 variant, then the report.
 
-    python -m schedbench.bench.main_job [--workers 2] [--out docs/results/main_job.md]
+    python -m bench.main_job [--workers 2] [--out docs/results/main_job.md]
 
 Each experiment runs as ``schedbench run FILE --quick`` in its own process
 into one fresh store, in the order the main job runs them (so cells that
@@ -19,8 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from schedbench.bench.results_log import write_generated
-from schedbench.bench.trace_scale import measured
+from bench.results_log import write_generated
+from bench.trace_scale import measured
 from schedbench.commands.run import shipped_experiments
 
 
@@ -48,7 +48,7 @@ def main() -> None:
     lines.append(f"| **the main job** | **{_clock(total)}** | **{peak:.0f}** |")
     print(lines[-1])
     if args.out:
-        write_generated(args.out, f"python -m schedbench.bench.main_job --workers {args.workers}",
+        write_generated(args.out, f"python -m bench.main_job --workers {args.workers}",
                         "\n".join(lines) + "\n")
 
 

@@ -1,6 +1,6 @@
 """Exact-solver coverage on MOSP instances: CP-SAT vs MILP.
 
-    python -m schedbench.bench.mosp_solvers [--per-cell 8] [--time-limit 10]
+    python -m bench.mosp_solvers [--per-cell 8] [--time-limit 10]
     ... --organizations 3 --jobs 10    # a smaller grid
     ... --results run.jsonl    # one line per (instance, solver) as it finishes; a rerun skips the ones done
     ... --out FILE             # also write the table, headed by the command
@@ -27,7 +27,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from schedbench.bench.results_log import append_row, rerun_command, resume, write_generated
+from bench.results_log import append_row, rerun_command, resume, write_generated
 from schedbench.errors import ModelTooLarge
 from schedbench.families import violations
 from schedbench.instances.mosp import paper_workload

@@ -1,6 +1,6 @@
 """Optimality stress: every instance solved twice, by CP-SAT and by the MILP.
 
-    python -m schedbench.bench.optimality_stress [--instances 1000] [--time-limit 10] [--workers 2]
+    python -m bench.optimality_stress [--instances 1000] [--time-limit 10] [--workers 2]
         [--family mosp ...] [--results run.jsonl] [--out docs/results/optimality_stress.md]
 
 Per family, ``--instances`` random instances at the sizes the exact solvers
@@ -25,8 +25,8 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from schedbench.bench.results_log import append_row, resume, write_generated
-from schedbench.bench.runner import map_unordered
+from bench.results_log import append_row, resume, write_generated
+from schedbench.harness.runner import map_unordered
 
 FAMILIES = ("pcmax", "mosp", "campaign", "workflow", "dssp", "knapsack", "three_partition")
 BACKENDS = ("cpsat", "milp")
@@ -173,7 +173,7 @@ def main() -> None:
             f"{args.workers} workers x 1 CP-SAT thread, {time.perf_counter() - began:.0f} s wall\n\n{table(rows)}\n")
     print(text, end="")
     if args.out:
-        write_generated(args.out, f"python -m schedbench.bench.optimality_stress --instances {args.instances} "
+        write_generated(args.out, f"python -m bench.optimality_stress --instances {args.instances} "
                                   f"--time-limit {args.time_limit} --results FILE", text)
 
 

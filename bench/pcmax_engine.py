@@ -1,8 +1,8 @@
 """The P||Cmax engine on the Lawrinenko benchmark and on other distributions.
 
-    python -m schedbench.bench.pcmax_engine [--solver portfolio] [--time-limit 10] [--sample K] [--workers 2]
-    python -m schedbench.bench.pcmax_engine --generated    # U[1,1000], U[100,200], n/m 2..5, n <= 500
-    python -m schedbench.bench.pcmax_engine --planted      # machines full by construction, n <= 10,000
+    python -m bench.pcmax_engine [--solver portfolio] [--time-limit 10] [--sample K] [--workers 2]
+    python -m bench.pcmax_engine --generated    # U[1,1000], U[100,200], n/m 2..5, n <= 500
+    python -m bench.pcmax_engine --planted      # machines full by construction, n <= 10,000
     ... --results run.jsonl    # one line per instance as it finishes; a rerun skips the ones done
 
 Per instance class and n/m range: closed by bounds alone, proven within 1 s,
@@ -20,7 +20,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from schedbench.bench.results_log import append_row, resume, write_generated
+from bench.results_log import append_row, resume, write_generated
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "pcmax"
 PAPER = "published (their machine, commercial MIP): bounds 55.2%, arc-flow ILP 75.7% within 10 s, best B&B 67.5% within 10 s"
@@ -142,7 +142,7 @@ def main() -> None:
     if args.out:
         chosen = (f"--generated --per-cell {args.per_cell}" if args.generated else
                   f"--planted --per-cell {args.per_cell}" if args.planted else f"--sample {args.sample}")
-        write_generated(args.out, f"python -m schedbench.bench.pcmax_engine {chosen} --solver {args.solver} "
+        write_generated(args.out, f"python -m bench.pcmax_engine {chosen} --solver {args.solver} "
                                   f"--time-limit {args.time_limit} --workers {args.workers}"
                                   + (" --results FILE" if args.results else ""), text)
 

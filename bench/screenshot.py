@@ -1,7 +1,7 @@
 """Render an HTML page with headless Chromium and fail if it comes out
 empty or badly laid out.
 
-    python -m schedbench.bench.screenshot REPORT.html OUT.png
+    python -m bench.screenshot REPORT.html OUT.png
 
 CI's check that the report really shows something: a page that renders
 blank (a broken template, an empty store) exits 1 with a message, and so
@@ -132,7 +132,7 @@ def layout_problems(page: Path) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2:
-        print("usage: python -m schedbench.bench.screenshot REPORT.html OUT.png", file=sys.stderr)
+        print("usage: python -m bench.screenshot REPORT.html OUT.png", file=sys.stderr)
         return 2
     page, out = map(Path, args)
     try:

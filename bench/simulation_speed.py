@@ -2,7 +2,7 @@
 core, schedule included (FAIRCAMP §VII and OStrich §6 workloads of 10^4
 jobs). The FAIRCAMP Fig. 4 experiment itself is bench/experiments/faircamp_fig4.toml.
 
-    python -m schedbench.bench.simulation_speed [--out FILE]
+    python -m bench.simulation_speed [--out FILE]
 """
 
 import argparse
@@ -10,7 +10,7 @@ import math
 import time
 from pathlib import Path
 
-from schedbench.bench.results_log import rerun_command, write_generated
+from bench.results_log import rerun_command, write_generated
 from schedbench.heuristics.faircamp import faircamp
 from schedbench.heuristics.fcfs import fcfs
 from schedbench.heuristics.ostrich import ostrich

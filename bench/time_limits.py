@@ -1,6 +1,6 @@
 """--time-limit on large instances: the whole ``schedbench solve`` command, timed.
 
-    python -m schedbench.bench.time_limits [--time-limit 5] [--out docs/results/time_limits.md]
+    python -m bench.time_limits [--time-limit 5] [--out docs/results/time_limits.md]
 
 For every family and backend, instances far beyond what the exact models
 solve in the limit (a 6,000-job P||Cmax, selfish MOSP with 50 jobs, 60-job
@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from schedbench.bench.results_log import write_generated
+from bench.results_log import write_generated
 
 CASES = [  # (label, generator and parameters, objective)
     ("P||Cmax n=6000 m=1000", ["pcmax-uniform", "--jobs", "6000", "--machines", "1000", "--high", "1000"], None),
@@ -84,7 +84,7 @@ def main() -> None:
     text = "\n".join(lines) + "\n"
     print(text, end="")
     if args.out:
-        write_generated(args.out, f"python -m schedbench.bench.time_limits --time-limit {args.time_limit:g}", text)
+        write_generated(args.out, f"python -m bench.time_limits --time-limit {args.time_limit:g}", text)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Whole-command cost at trace scale: convert, simulate, validate, metrics.
 
-    python -m schedbench.bench.trace_scale [--sizes 10000 100000 1000000] [--wide 200000:25000]
+    python -m bench.trace_scale [--sizes 10000 100000 1000000] [--wide 200000:25000]
         [--traces] [--out FILE]
         [--results run.jsonl]    # one line per finished command pair; a rerun skips those done
 
@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from schedbench.bench.results_log import append_row, rerun_command, resume, write_generated
+from bench.results_log import append_row, rerun_command, resume, write_generated
 
 TRACES = Path(__file__).resolve().parents[2] / "shared" / "traces"
 CAMPAIGN = ("fcfs", "faircamp", "ostrich")
@@ -97,7 +97,7 @@ def _write_synthetic(path: Path, jobs: int, machines: int | None = None) -> None
     """``synthetic_trace`` in a child process, for the reason ``_child_count`` gives:
     drawing 10^7 jobs here made every later command's measured peak 350 MB."""
     subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; "
-                    "from schedbench.bench.trace_scale import synthetic_trace; "
+                    "from bench.trace_scale import synthetic_trace; "
                     "synthetic_trace(Path(sys.argv[1]), int(sys.argv[2]), machines=int(sys.argv[3]) or None)",
                     str(path), str(jobs), str(machines or 0)], check=True)
 

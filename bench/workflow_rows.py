@@ -1,6 +1,6 @@
 """What the workflow model's energy rows cost: rows, terms and seconds per question.
 
-    python -m schedbench.bench.workflow_rows [--out docs/results/workflow_rows.md]
+    python -m bench.workflow_rows [--out docs/results/workflow_rows.md]
 
 ``solvers.workflow.energy_rows`` runs once per question of the max-SLR
 bisection, outside CP-SAT's time limit, so its cost must stay well under a
@@ -17,12 +17,12 @@ import random
 import time
 from pathlib import Path
 
-from schedbench.bench.results_log import write_generated
+from bench.results_log import write_generated
 
 
 def cases() -> list[tuple[str, object]]:
     """(label, instance) from small to large."""
-    from schedbench.bench.frontier import instance, lines
+    from bench.frontier import instance, lines
     from schedbench.instances.workflow import synthetic_workload
     from schedbench.model import parse_instance
 
@@ -66,7 +66,7 @@ def main() -> None:
         print(lines[-1], flush=True)
     text = "\n".join(lines) + "\n"
     if args.out:
-        write_generated(args.out, "python -m schedbench.bench.workflow_rows --out FILE", text)
+        write_generated(args.out, "python -m bench.workflow_rows --out FILE", text)
 
 
 if __name__ == "__main__":

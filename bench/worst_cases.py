@@ -1,7 +1,7 @@
 """The worst-case search measured: tight bounds it must reach, and the
 ledgers' claims it must push harder than random sampling.
 
-    python -m schedbench.bench.worst_cases [--calibration] [--ledgers [--families F ...]] [--budget 30]
+    python -m bench.worst_cases [--calibration] [--ledgers [--families F ...]] [--budget 30]
         [--seeds 5] [--workers 2] [--results run.jsonl] [--out FILE] [--instances DIR]
 
 ``--calibration``: ``worst lpt --family pcmax --machines M`` for M = 2..5
@@ -28,8 +28,8 @@ from fractions import Fraction
 from pathlib import Path
 
 from schedbench import families
-from schedbench.bench.results_log import append_row, rerun_command, resume, write_generated
-from schedbench.bench.runner import map_unordered
+from bench.results_log import append_row, rerun_command, resume, write_generated
+from schedbench.harness.runner import map_unordered
 from schedbench.claims.user import claim_score, claim_start
 from schedbench.search import STRATEGIES, Limits, search
 from schedbench.worst import worst

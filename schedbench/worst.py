@@ -140,7 +140,7 @@ def worst(heuristic: str, family: str, objective: str | None = None, limits: Lim
     start_of(family)
     runs = [partial(_chain, heuristic, family, objective, limits, seed if chains == 1 else seed * 1009 + i, strategy,
                     budget, evaluations, time_limit, stop_at, shrink) for i in range(chains)]
-    from schedbench.bench.runner import dask_client, map_unordered
+    from schedbench.harness.runner import dask_client, map_unordered
 
     client = dask_client(cluster) if cluster is not None else None
     with client or nullcontext():

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from schedbench import families
-from schedbench.bench.corpus import (BACKENDS, CHEAP_BOUND, Disagreement, Entry, Evidence, certify, corpus_dir,
+from schedbench.harness.corpus import (BACKENDS, CHEAP_BOUND, Disagreement, Entry, Evidence, certify, corpus_dir,
                                      default_table, load, merge, read_table)
 from schedbench.cli import cli
 from schedbench.result import INFEASIBLE, OPTIMAL, UNKNOWN, Result
@@ -222,7 +222,7 @@ def test_an_entry_that_resists_600_seconds_is_open_and_says_so():
     at any limit settles the entry with that limit."""
     from dataclasses import replace
 
-    from schedbench.bench.corpus import OPEN_AFTER, is_open
+    from schedbench.harness.corpus import OPEN_AFTER, is_open
 
     best = _entry("best", 10, 6)
     same = [Evidence("cpsat", Fraction(10), Fraction(6)), Evidence("milp", bound=Fraction(5))]
@@ -238,8 +238,8 @@ def test_an_entry_that_resists_600_seconds_is_open_and_says_so():
 
 
 def test_open_candidates_take_the_largest_gaps_from_every_family(tmp_path, monkeypatch):
-    from schedbench.bench import corpus_grow
-    from schedbench.bench.corpus import OPEN_AFTER, write_table
+    from bench import corpus_grow
+    from schedbench.harness.corpus import OPEN_AFTER, write_table
 
     rows = [("best", 10, 9, 10), ("best", 10, 5, 10), ("best", 10, 1, OPEN_AFTER), ("best", 7, 7, 10),
             ("opt", 4, 4, 10), ("bestdual", None, 3, 10)]
@@ -284,7 +284,7 @@ def test_certify_without_files_skips_settled_entries(fresh, monkeypatch):
 
 def test_an_edited_file_is_certified_again_from_scratch(tmp_path):
     """Its old entry certified another instance: it is neither kept nor used as evidence."""
-    from schedbench.bench.cells import instance_hash
+    from schedbench.harness.cells import instance_hash
 
     name = "pcmax/uniform-n8-m2-s0.json"
     table_path = tmp_path / "known_values.csv"
@@ -292,7 +292,7 @@ def test_an_edited_file_is_certified_again_from_scratch(tmp_path):
     edited = tmp_path / name
     edited.write_text((corpus_dir() / name).read_text().replace('"machines": 2', '"machines": 3'))
     old = TABLE[(name, "makespan")]
-    from schedbench.bench.corpus import write_table
+    from schedbench.harness.corpus import write_table
 
     write_table(table_path, {old.key: old})
     report = certify([], (), 5, table_path)
@@ -308,7 +308,7 @@ def test_an_edited_file_is_certified_again_from_scratch(tmp_path):
 def test_growing_the_corpus_writes_files_that_remake_themselves_and_certifies_them(tmp_path):
     """Two seeds of the first two steps of the P||Cmax frontier line: four
     files, each remade by the generator call it records, each certified."""
-    from schedbench.bench.corpus_grow import streams, write_stream
+    from bench.corpus_grow import streams, write_stream
     from schedbench.model import instance_to_json, load_instance
 
     (line,) = streams("pcmax").values()
@@ -329,7 +329,7 @@ def test_growing_the_corpus_writes_files_that_remake_themselves_and_certifies_th
 def test_certify_reports_an_entry_that_only_resisted_longer_as_unchanged(tmp_path, monkeypatch):
     from dataclasses import replace
 
-    import schedbench.bench.corpus as corpus
+    import schedbench.harness.corpus as corpus
 
     old = _entry("best", 10, 6)
     longer = replace(old, time_limit=600.0)
@@ -353,7 +353,7 @@ def test_certify_reports_an_entry_that_only_resisted_longer_as_unchanged(tmp_pat
                                          (["--summary", "x.md", "--seeds", "3"], "--seeds"),
                                          (["--family", "dssp", "--family", "mosp"], "--family")])
 def test_corpus_grow_rejects_bad_options_by_name(argv, field, monkeypatch, capsys):
-    from schedbench.bench import corpus_grow
+    from bench import corpus_grow
 
     monkeypatch.setattr("sys.argv", ["corpus_grow", *argv])
     with pytest.raises(SystemExit) as stopped:

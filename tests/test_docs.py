@@ -91,7 +91,7 @@ def test_the_experiments_table_lists_every_experiment_file_with_its_cells():
     """docs/experiments.md's table of paper experiments: one row per file
     under bench/experiments/, its cells at full scale and with --quick as
     the loader counts them (a heuristic added to a family grows a grid)."""
-    from schedbench.bench.experiment import load
+    from schedbench.harness.experiment import load
 
     text = (REPO / "docs" / "experiments.md").read_text()
     rows = [(name, (int(full.replace(",", "")), int(quick)))

@@ -13,9 +13,9 @@ from fractions import Fraction
 import pytest
 
 from conftest import run_cli
-from schedbench.bench.experiment import load, parse
-from schedbench.bench.runner import run_experiment, seed_bundles
-from schedbench.bench.store import VALUE_COLUMNS, Store
+from schedbench.harness.experiment import load, parse
+from schedbench.harness.runner import run_experiment, seed_bundles
+from schedbench.harness.store import VALUE_COLUMNS, Store
 from schedbench.errors import UserInputError
 
 # 40 instances x (4 heuristics + CP-SAT) = 200 cells; every optimum is proven in well under a second.
@@ -201,7 +201,7 @@ heuristic_options = { r = ["0.9"] }
 """
     with pytest.raises(UserInputError, match=r"^grid\[0\]\.heuristic_options: priority takes no option r"):
         load(write(tmp_path, dssp, "dssp.toml"))
-    from schedbench.bench.corpus import corpus_dir
+    from schedbench.harness.corpus import corpus_dir
 
     files = text.replace('generator = "small"', f'instances = "{corpus_dir()}/*/*.json"')
     files = files.replace('heuristic_options = { inner = ["lpt", "bogus"] }', "")
@@ -361,7 +361,7 @@ def _collector_threshold(_) -> int:
 
 
 def test_local_workers_collect_at_the_bundles_threshold():
-    from schedbench.bench.runner import GC_THRESHOLD, map_unordered
+    from schedbench.harness.runner import GC_THRESHOLD, map_unordered
 
     assert set(map_unordered(_collector_threshold, [0, 1], workers=2)) == {GC_THRESHOLD}
 
@@ -479,8 +479,8 @@ def test_export_csv_and_parquet_keep_exact_values(tmp_path):
 def test_two_experiments_sharing_cells_both_see_them(tmp_path):
     """The cells are stored once, by the first experiment that runs them; the
     second one's tables and figures still find every one of its cells."""
-    from schedbench.bench.analysis import read_store
-    from schedbench.bench.plots import draw_all, figure_rows, figure_specs
+    from schedbench.harness.analysis import read_store
+    from schedbench.harness.plots import draw_all, figure_rows, figure_specs
 
     small = GRID_200.replace("seeds = 10", "seeds = 1")
     first = write(tmp_path, small, "a.toml")
@@ -519,7 +519,7 @@ def test_a_cell_that_ended_in_error_is_run_again(tmp_path):
 def test_an_unreachable_cluster_is_one_line_and_records_nothing(tmp_path, monkeypatch):
     from click.testing import CliRunner
 
-    from schedbench.bench import runner
+    from schedbench.harness import runner
     from schedbench.cli import cli
 
     monkeypatch.setattr(runner, "CONNECT_TIMEOUT", "1s")
@@ -567,7 +567,7 @@ def test_local_workers_start_afresh_and_take_their_settings_from_the_environment
     """Workers are spawned, not forked (a fork after CP-SAT has run here can
     hang in its first solve): they see none of this process's module state,
     only what ``use_cpsat_workers`` puts in the environment."""
-    from schedbench.bench.runner import map_unordered
+    from schedbench.harness.runner import map_unordered
     from schedbench.solvers import settings
 
     monkeypatch.setenv("SCHEDBENCH_CPSAT_WORKERS", "3")

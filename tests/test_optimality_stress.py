@@ -1,7 +1,7 @@
 """The optimality stress benchmark, reduced: both backends on a few
 instances of every family at its sizes, never a disagreement."""
 
-from schedbench.bench.optimality_stress import FAMILIES, disagreement, solve_twice, table
+from bench.optimality_stress import FAMILIES, disagreement, solve_twice, table
 
 
 def test_backends_never_disagree_on_stress_instances():

@@ -12,8 +12,9 @@ from fractions import Fraction as F
 import pytest
 
 from conftest import run_cli, write_json
-from schedbench.bench import analysis, html_report, plots, screenshot, tables
-from schedbench.bench.store import NAMES, Store, canonical
+from bench import screenshot
+from schedbench.harness import analysis, html_report, plots, tables
+from schedbench.harness.store import NAMES, Store, canonical
 from schedbench.errors import UserInputError
 
 T_975_1 = 12.706204736174707   # Student t quantile 0.975, 1 degree of freedom
@@ -318,7 +319,7 @@ def test_report_leads_with_the_answer(report):
 
 
 def test_a_claim_naming_a_heuristic_shows_its_counterexample_as_a_gantt_chart(tmp_path):
-    from schedbench.bench.html_report import _smallest, illustrating_heuristic
+    from schedbench.harness.html_report import _smallest, illustrating_heuristic
 
     assert illustrating_heuristic("mosp.graham.lpt-lpt", "mosp") == "lpt-lpt"
     assert illustrating_heuristic("faircamp.thm1.ext", "campaign") == "faircamp"
@@ -387,7 +388,7 @@ def test_gantt_of_a_hand_made_pcmax_schedule(tmp_path):
 
 def test_an_invalid_schedule_is_drawn_under_its_violation_and_said_on_stderr(tmp_path, monkeypatch):
     """Drawn (that is how one debugs it), never shown as a valid schedule."""
-    from schedbench.bench import plots
+    from schedbench.harness import plots
 
     instance = write_json(tmp_path, "i.json", {"family": "pcmax", "format_version": 1, "machines": 2,
                                                "jobs": [3, 2, 2]})
@@ -438,7 +439,7 @@ def test_a_chart_in_no_folder_is_refused_before_any_work(tmp_path):
 
 
 def test_gantt_of_a_stored_cell(tmp_path):
-    from schedbench.bench.cells import instance_hash
+    from schedbench.harness.cells import instance_hash
     from schedbench.families import generators
     from schedbench.model import schedule_to_json
     from schedbench.schedule import Schedule, back_to_back

@@ -8,8 +8,8 @@ from fractions import Fraction
 import pytest
 from click.testing import CliRunner
 
-from schedbench.bench.corpus import default_table, load, opt_entries, read_table
-from schedbench.bench.regress import default_baseline, read_baseline, write_baseline
+from schedbench.harness.corpus import default_table, load, opt_entries, read_table
+from schedbench.harness.regress import default_baseline, read_baseline, write_baseline
 from schedbench.cli import cli
 from schedbench.schedule import Schedule
 from conftest import run_cli
@@ -127,8 +127,8 @@ def test_a_heuristic_beating_a_certified_optimum_fails(tmp_path):
 def test_a_relaxed_mosp_schedule_has_no_ratio_to_spec_optimum():
     """less-helped-first keeps the local constraints of its own local schedule,
     which are looser than SPEC's: 8 here, while SPEC's optimum is 9."""
-    from schedbench.bench import regress as reg
-    from schedbench.bench.corpus import Entry
+    from schedbench.harness import regress as reg
+    from schedbench.harness.corpus import Entry
     from schedbench.heuristics.mosp import HEURISTICS
     from schedbench.model import parse_instance
 

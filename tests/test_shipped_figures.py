@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from schedbench.bench import plots
-from schedbench.bench.cells import run_task
-from schedbench.bench.experiment import load
-from schedbench.bench.store import canonical
+from schedbench.harness import plots
+from schedbench.harness.cells import run_task
+from schedbench.harness.experiment import load
+from schedbench.harness.store import canonical
 
 EXPERIMENTS = sorted((Path(__file__).resolve().parents[1] / "bench" / "experiments").glob("*.toml"))
 

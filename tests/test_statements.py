@@ -4,8 +4,8 @@ from fractions import Fraction as F
 
 import pytest
 
-from schedbench.bench import plots
-from schedbench.bench.statements import HOLDS, NO_DATA, VIOLATED, check_statements, verdicts
+from schedbench.harness import plots
+from schedbench.harness.statements import HOLDS, NO_DATA, VIOLATED, check_statements, verdicts
 from schedbench.errors import UserInputError
 
 # Two curves over x = 1..5: "dip" has a local minimum at 3, "flat" rises.

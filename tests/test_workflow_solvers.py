@@ -221,7 +221,7 @@ def test_the_confirming_configuration_refutes_what_presolve_refutes():
     refutes it too, thanks to timetable edge finding (without it: unknown
     after 3 s, with the overload checker alone), so no optimum waits on an
     unconfirmed claim there."""
-    from schedbench.bench.frontier import instance, lines
+    from bench.frontier import instance, lines
     from schedbench.solvers.cpsat import confirming
 
     inst = instance(next(line for line in lines() if line["name"] == "workflow max-slr"), 6, 12)
@@ -305,7 +305,7 @@ def test_the_model_avoids_cp_sat_s_symmetry_crash():
     (IndexError out of the solve) on this question of a frontier training
     instance (12 tasks, two identical 1-core clusters); the model runs
     without it, and both configurations refute the question."""
-    from schedbench.bench.frontier import instance, lines
+    from bench.frontier import instance, lines
     from schedbench.solvers.cpsat import confirming
 
     inst = instance(next(line for line in lines() if line["name"] == "workflow max-slr, colocate off"), 2, 16)

@@ -20,7 +20,7 @@ def _bar(description: str, unit: str):
 
 
 def _table_path(table):
-    from schedbench.bench.corpus import default_table
+    from schedbench.harness.corpus import default_table
 
     return table or default_table()
 
@@ -47,8 +47,8 @@ def certify(files, objectives, time_limit, table, workers, cluster) -> None:
     worse. Exit 1, naming them, when proofs contradict each other (those
     entries are not written).
     """
-    from schedbench.bench.corpus import read_table, same_verdict, status_counts
-    from schedbench.bench.corpus import certify as run_certify
+    from schedbench.harness.corpus import read_table, same_verdict, status_counts
+    from schedbench.harness.corpus import certify as run_certify
 
     path = _table_path(table)
     report = run_certify(files, objectives, time_limit, path, _bar("certify", "entry"), workers, cluster)
@@ -112,7 +112,7 @@ def regress(update, family, spec, table, baseline) -> None:
             raise UserInputError("--update", "records the registered heuristics; it does not take --heuristic")
         _user_table(spec, family, path)
         return
-    from schedbench.bench import regress as reg
+    from schedbench.harness import regress as reg
 
     began = time.perf_counter()
     outcomes, expected = reg.replay(path, family, _bar("regress", "instance"))
@@ -146,7 +146,7 @@ def _summary(rows) -> None:
 
 def _user_table(spec: str, family: str, path) -> None:
     """The user's heuristic: one line per entry, then mean and worst ratio per objective."""
-    from schedbench.bench import regress as reg
+    from schedbench.harness import regress as reg
     from schedbench.user_code import load_function
 
     function = load_function(spec)

@@ -30,8 +30,8 @@ def table(store, experiment, form, kind, out) -> None:
     objectives worst is the minimum and the percentile the 5th. Ratios are
     exact; CSV gives full-precision floats and num/den columns.
     """
-    from schedbench.bench.analysis import read_store
-    from schedbench.bench.tables import render, store_tables
+    from schedbench.harness.analysis import read_store
+    from schedbench.harness.tables import render, store_tables
 
     tables = store_tables(read_store(store, experiment).rows, kind)
     text = render(tables, form)
@@ -76,9 +76,9 @@ def figures(store, experiment, out, statements_file) -> None:
     drawn (and any paired tests) as CSV; means carry 95% CI error bars.
     Each file line is followed by the verdicts of the figure's statements
     (the paper's readings of it). This is what "plot STORE" runs."""
-    from schedbench.bench.analysis import read_store
-    from schedbench.bench.plots import draw_all, figure_rows, figure_specs
-    from schedbench.bench.statements import verdict_rows
+    from schedbench.harness.analysis import read_store
+    from schedbench.harness.plots import draw_all, figure_rows, figure_specs
+    from schedbench.harness.statements import verdict_rows
 
     require_directory(statements_file, "--statements")
     view = read_store(store, experiment)
@@ -135,7 +135,7 @@ def _draw(instance, schedule, title: str, objective: str | None, heuristic: str 
     """Draw the chart; a schedule the validator rejects is still drawn (that
     is how one debugs it), but its first violation heads the chart and is
     said on stderr: never shown as if it were a schedule."""
-    from schedbench.bench.plots import gantt_of
+    from schedbench.harness.plots import gantt_of
     from schedbench.families import violations
 
     broken = violations(instance, schedule, objective, heuristic)
@@ -151,9 +151,9 @@ def _stored_schedule(store: str, cell: str):
     import json
     import re
 
-    from schedbench.bench.cells import instance_hash
-    from schedbench.bench.experiment import rebuild_instance
-    from schedbench.bench.store import Store
+    from schedbench.harness.cells import instance_hash
+    from schedbench.harness.experiment import rebuild_instance
+    from schedbench.harness.store import Store
     from schedbench.model import schedule_from_json
 
     if not re.fullmatch(r"[0-9a-f]+", cell):
@@ -192,7 +192,7 @@ def report(store, out, experiment) -> None:
     provenance of every run, the ratio and bound tables, the figures (also
     as PNG/PDF files beside it) and the claims ledger with downloadable
     counterexamples."""
-    from schedbench.bench.html_report import write_report
+    from schedbench.harness.html_report import write_report
 
     click.echo(write_report(store, out, experiment))
 

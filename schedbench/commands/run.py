@@ -2,6 +2,7 @@
 
 import os
 import sys
+from importlib.resources import files
 from pathlib import Path
 
 import click
@@ -12,10 +13,9 @@ DEFAULT_STORE = "schedbench-results.sqlite"
 
 
 def shipped_experiments() -> list[Path]:
-    """The paper experiments shipped under bench/experiments/."""
-    import schedbench.bench
-
-    return sorted((Path(schedbench.bench.__file__).parent / "experiments").glob("*.toml"))
+    """The paper experiments shipped under bench/experiments/ (the package
+    ``schedbench.experiments``, inside the wheel too)."""
+    return sorted(Path(str(files("schedbench.experiments"))).glob("*.toml"))
 
 
 @click.command()
@@ -40,9 +40,9 @@ def run(experiments, quick, store, workers, cluster, batch, report_dir, progress
     """
     from tqdm import tqdm
 
-    from schedbench.bench.experiment import load, parse_batch
-    from schedbench.bench.runner import pending_tasks, run_experiment
-    from schedbench.bench.store import Store
+    from schedbench.harness.experiment import load, parse_batch
+    from schedbench.harness.runner import pending_tasks, run_experiment
+    from schedbench.harness.store import Store
 
     chosen = [load(p, quick) for p in (experiments or shipped_experiments())]
     names = [e.name for e in chosen]
@@ -62,7 +62,7 @@ def run(experiments, quick, store, workers, cluster, batch, report_dir, progress
                           f"ran {summary.ran} ({statuses})")
                 failed += summary.statuses.get("error", 0) + summary.statuses.get("invalid", 0)
     if report_dir:
-        from schedbench.bench.html_report import write_report
+        from schedbench.harness.html_report import write_report
 
         click.echo(f"report: {write_report(store, report_dir)}")
     if failed:
@@ -80,7 +80,7 @@ def merge(out, stores) -> None:
     A cell already in OUT is kept; cells whose stored values differ between
     stores (a time-limited solve, say) are listed.
     """
-    from schedbench.bench.store import Store
+    from schedbench.harness.store import Store
 
     for path in stores:  # every source is checked before OUT is touched: no half merge, no empty OUT left
         if Path(path).resolve() == Path(out).resolve():
@@ -104,7 +104,7 @@ def merge(out, stores) -> None:
 @click.option("--out", required=True, type=click.Path(dir_okay=False), help="A .csv or .parquet file.")
 def export(store, out) -> None:
     """Write every cell of STORE to a CSV or Parquet file (exact values as num/den text)."""
-    from schedbench.bench.store import Store
+    from schedbench.harness.store import Store
 
     with Store(store, create=False) as db:
         click.echo(f"{out}: {db.export(out)} cells")

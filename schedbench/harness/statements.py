@@ -25,7 +25,7 @@ the statement names (a quick run, a missing cell): never a guess.
 
 from typing import Any
 
-from schedbench.bench.analysis import sort_key
+from schedbench.harness.analysis import sort_key
 from schedbench.errors import UserInputError
 from schedbench.model.shape import keys_of
 

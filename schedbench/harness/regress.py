@@ -19,8 +19,8 @@ from fractions import Fraction
 from pathlib import Path
 
 from schedbench import families
-from schedbench.bench import analysis
-from schedbench.bench.corpus import Entry, load, opt_entries, read_csv, read_table, write_csv
+from schedbench.harness import analysis
+from schedbench.harness.corpus import Entry, load, opt_entries, read_csv, read_table, write_csv
 from schedbench.errors import UserInputError
 
 HEADER = ("instance", "objective", "heuristic", "ratio")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from schedbench.bench.analysis import groups, mean, summarize
+from schedbench.harness.analysis import groups, mean, summarize
 from schedbench.errors import UserInputError
 
 KINDS = ("ratios", "bounds")
@@ -232,7 +232,7 @@ def render(tables: list[Table], form: str) -> str:
 
 def store_tables(rows: list[dict[str, Any]], kind: str) -> list[Table]:
     """The tables of ``kind`` for rows of a store (see ``analysis.select``)."""
-    from schedbench.bench.analysis import instance_rows, ratio_rows
+    from schedbench.harness.analysis import instance_rows, ratio_rows
 
     if kind == "ratios":
         return ratio_tables(ratio_rows(rows))

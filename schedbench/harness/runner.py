@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 import schedbench
-from schedbench.bench.cells import machine, run_task
-from schedbench.bench.experiment import Experiment, Task, select_batch
-from schedbench.bench.store import Store
+from schedbench.harness.cells import machine, run_task
+from schedbench.harness.experiment import Experiment, Task, select_batch
+from schedbench.harness.store import Store
 from schedbench.errors import UserInputError
 
 CONNECT_TIMEOUT = "20s"

@@ -182,7 +182,7 @@ def write_table(path: str | Path, table: Table) -> None:
 def load(table_path: str | Path, entry: Entry):
     """The instance of ``entry``, read from beside its table; refused when the
     file no longer holds the instance that was certified."""
-    from schedbench.bench.cells import instance_hash
+    from schedbench.harness.cells import instance_hash
     from schedbench.model import load_instance
 
     instance = load_instance(Path(table_path).parent / entry.instance)
@@ -370,7 +370,7 @@ def tasks(paths: Sequence[str | Path], objectives: Sequence[str], table_path: st
     settled objectives too unless ``again`` is false; ``only``: just these
     (table key, objective) pairs. ``explicit``: the objective was asked
     for, so an objective that does not apply to the instance is an error."""
-    from schedbench.bench.cells import instance_hash
+    from schedbench.harness.cells import instance_hash
     from schedbench.model import load_instance
 
     table_path = Path(table_path)
@@ -404,7 +404,7 @@ def certify(paths: Sequence[str | Path], objectives: Sequence[str] = (), time_li
     bar) and is told how many there are. ``again`` false: settled pairs of
     the given paths are skipped too (a resumed growth); ``only``: just
     these (table key, objective) pairs, in the paths' order."""
-    from schedbench.bench.runner import dask_client, map_unordered
+    from schedbench.harness.runner import dask_client, map_unordered
 
     table_path = Path(table_path or default_table())
     todo = [(*task, time_limit) for task in tasks(paths, objectives, table_path, again, only)]

@@ -22,8 +22,8 @@ from typing import Any
 
 import schedbench
 from schedbench import families
-from schedbench.bench.experiment import Cell, Task, build_instance
-from schedbench.bench.store import canonical, exact
+from schedbench.harness.experiment import Cell, Task, build_instance
+from schedbench.harness.store import canonical, exact
 from schedbench.errors import NotProven
 
 

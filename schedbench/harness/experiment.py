@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from schedbench import families
-from schedbench.bench.plots import check_figure
-from schedbench.bench.store import canonical
+from schedbench.harness.plots import check_figure
+from schedbench.harness.store import canonical
 from schedbench.errors import UserInputError
 from schedbench.model import FAMILIES
 from schedbench.model.shape import keys_of

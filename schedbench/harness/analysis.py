@@ -16,7 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from schedbench.bench.store import NAMES, Store, fraction
+from schedbench.harness.store import NAMES, Store, fraction
 from schedbench.errors import UserInputError
 
 GROUP_KEY = ("family", "generator", "size", "objective", "algorithm", "options")

@@ -25,9 +25,9 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from schedbench.bench.analysis import (check_field, experiment_cells, field, half_width, mean, median_interval,
+from schedbench.harness.analysis import (check_field, experiment_cells, field, half_width, mean, median_interval,
                                        paired_t, percentile, ratio_rows, sort_key)
-from schedbench.bench.statements import check_statements, verdicts
+from schedbench.harness.statements import check_statements, verdicts
 from schedbench.errors import UserInputError
 from schedbench.model.shape import keys_of
 

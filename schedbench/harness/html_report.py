@@ -32,9 +32,9 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from schedbench.bench import analysis, plots, tables
-from schedbench.bench.statements import verdict_rows
-from schedbench.bench.store import canonical
+from schedbench.harness import analysis, plots, tables
+from schedbench.harness.statements import verdict_rows
+from schedbench.harness.store import canonical
 
 FAILED_SHOWN = 20
 INLINE_MAX = 64 * 1024   # bytes of JSON a counterexample may carry inside the page
