@@ -21,56 +21,16 @@ The baseline ``priority`` selects nothing: every job is dispatched, the
 highest reward first (the ordinal priority of a priority scheduler).
 """
 
-import math
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from functools import partial
 from heapq import heapify, heappop, heappush
-from math import floor
 
 from schedbench.errors import UserInputError, unknown_key
-from schedbench.heuristics.knapsack import dp_by_profits, dp_by_profits_many, ortools_knapsack
-from schedbench.instances.parameters import exact, integer
-from schedbench.metrics.dssp import TUNED_WEIGHT, candidates, theorem1_parameter, tuned_parameter
+from schedbench.metrics.dssp import TUNED_WEIGHT, select, theorem1_parameter, tuned_parameter
+from schedbench.model.options import exact, integer
 from schedbench.schedule import Schedule
-
-SELECTORS: dict[str, Callable] = {"dp": dp_by_profits, "ortools": ortools_knapsack}
-#: DP by profits keeps one bit per (job, total profit): beyond this many cells
-#: (large rewards) the selection goes to OR-Tools' exact solver, same optimum.
-DP_CELLS = 1 << 28
-#: Cells DP by profits fills per second, a quarter of what this machine
-#: measures (200-450 million): the rate ``dp_fits`` budgets with.
-DP_CELLS_PER_SECOND = 50_000_000
-
-
-def dp_fits(items: int, profits: Sequence[int], seconds: float = math.inf) -> bool:
-    """Whether DP by profits' table, (items + 1) x (total profit + 1) cells,
-    stays within ``DP_CELLS`` and can be filled within ``seconds``."""
-    cells = (items + 1) * (sum(profits) + 1)
-    return cells <= DP_CELLS and cells <= DP_CELLS_PER_SECOND * seconds
-
-
-def select(instance, r: Fraction, selector: str = "dp") -> list[int]:
-    """The knapsack selection of §2.2, equations (1)-(2), with capacity floor(r P D)."""
-    return selections(instance, [r], selector)[0]
-
-
-def selections(instance, rs: Sequence[Fraction], selector: str = "dp") -> list[list[int]]:
-    """``select`` for several values of r; DP by profits builds its table once
-    for all, unless it would pass ``DP_CELLS`` (then OR-Tools, said in the
-    docstring of ``DP_CELLS``, not hidden: both are exact)."""
-    jobs = candidates(instance)
-    weights, profits = [instance.jobs[j].work for j in jobs], [instance.jobs[j].reward for j in jobs]
-    capacities = [max(0, floor(Fraction(r) * instance.processors * instance.deadline)) for r in rs]
-    if selector == "dp" and dp_fits(len(jobs), profits):
-        chosen = dp_by_profits_many(weights, profits, capacities)
-    elif selector == "dp":
-        chosen = [ortools_knapsack(weights, profits, capacity) for capacity in capacities]
-    else:
-        chosen = [SELECTORS[selector](weights, profits, capacity) for capacity in capacities]
-    return [sorted(jobs[i] for i in picked) for picked in chosen]
-
 
 def _job_key(instance, policy: str) -> Callable[[int, int], tuple]:
     """A job's priority when its stage g is released (smallest first)."""

@@ -24,10 +24,9 @@ from collections import deque
 from collections.abc import Callable
 from heapq import heapify, heappop, heappush
 
-from schedbench.metrics.mosp import local_values
 from schedbench.schedule import Schedule
 from schedbench.validator import Violation, validate
-from schedbench.validator.mosp import check
+from schedbench.validator.mosp import check, local_values
 
 ORDERS: dict[str, Callable] = {
     "lpt": lambda jobs, lengths: sorted(jobs, key=lambda j: (-lengths[j], j)),

@@ -45,8 +45,8 @@ import numpy as np
 
 from schedbench.errors import UserInputError
 from schedbench.heuristics.workflow_estimates import NEGATIVE_DRAWS, log_rounding, normal_error
-from schedbench.instances.parameters import exact, integer
 from schedbench.metrics.workflow import upward_ranks
+from schedbench.model.options import exact, integer
 from schedbench.model.shape import keys_of
 from schedbench.model.workflow import Network, WorkflowInstance, WorkflowSchedule
 

@@ -255,6 +255,7 @@ def search_start(rng: random.Random, limits) -> MospInstance:
 
 GENERATORS = {"mosp-paper": generator(_paper), "mosp-small": generator(random_small), "mosp-swf": generator(_swf),
               "mosp-figure1": generator(_figure1), "mosp-figure2": generator(_figure2),
-              "mosp-stretch-tight": generator(_stretch_tight), "mosp-two-jobs": generator(_two_jobs),
-              "three-partition": generator(_planted), "three-partition-random": generator(_random),
-              "three-partition-no": generator(_proven_no)}
+              "mosp-stretch-tight": generator(_stretch_tight), "mosp-two-jobs": generator(_two_jobs)}
+#: The 3-PARTITION instances of the MOSP paper's reduction (Theorem 2), beside it.
+THREE_PARTITION_GENERATORS = {"three-partition": generator(_planted), "three-partition-random": generator(_random),
+                              "three-partition-no": generator(_proven_no)}

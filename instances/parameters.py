@@ -12,7 +12,6 @@ tuple, "6/5" a Fraction), so a bad value is a ``UserInputError`` naming
 
 import functools
 import inspect
-import math
 import types
 import typing
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from typing import Annotated, Any, Literal, get_args, get_origin
 
 from schedbench.errors import UserInputError, unknown_key
 from schedbench.model.fields import is_int
+from schedbench.model.options import exact, integer
 
 Count = Annotated[int, 1]                # an integer >= 1
 Natural = Annotated[int, 0]              # an integer >= 0
@@ -43,31 +43,6 @@ def ordered(low: int, high: int) -> None:
     """Bounds of a uniform draw U[low, high]."""
     if low > high:
         raise ValueError(f"low must be at most high, got low = {low} > high = {high}")
-
-
-def integer(value: Any, field: str, low: int | None = None) -> int:
-    """An integer (not a bool, not a float) >= ``low``, else an error naming ``field``."""
-    if not is_int(value):
-        raise UserInputError(field, f"must be an integer, got {value!r}")
-    if low is not None and value < low:
-        raise UserInputError(field, f"must be an integer >= {low}, got {value}")
-    return value
-
-
-EXACT = "must be a rational number: an integer, a decimal such as 0.2 or a fraction such as \"1/5\""
-
-
-def exact(value: Any, field: str) -> Fraction:
-    """A rational number: an integer, a Fraction, a string such as "6/5" or
-    "0.86", or a float taken as the decimal it is written as (0.86 -> 43/50)."""
-    if isinstance(value, float) and math.isfinite(value):
-        value = repr(value)
-    if isinstance(value, bool) or not isinstance(value, (int, Fraction, str)):
-        raise UserInputError(field, f"{EXACT}, got {value!r}")
-    try:
-        return Fraction(value)
-    except (ValueError, ZeroDivisionError):
-        raise UserInputError(field, f"{EXACT}, got {value!r}") from None
 
 
 def convert(value: Any, kind: Any, field: str) -> Any:

@@ -3,7 +3,8 @@
 from typing import Any
 
 from schedbench.metrics import fraction, number
-from schedbench.model import family_module, schedule_to_json
+from schedbench.families import family
+from schedbench.model import schedule_to_json
 from schedbench.result import Result
 
 
@@ -20,7 +21,8 @@ def result_json(instance, result: Result, objective: str) -> dict[str, Any]:
         "proof": list(result.proof),
     }
     if result.schedule is not None:  # a family's answer in its own words (3-PARTITION's certificate, ...)
-        out.update(getattr(family_module(instance.family), "result_fields", lambda i, s: {})(instance, result.schedule))
+        extra = family(instance.family).result_fields
+        out.update(extra(instance, result.schedule) if extra is not None else {})
     if result.objective is not None:
         out["objective_fraction"] = fraction(result.objective)
     if result.bound is not None:

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from fractions import Fraction
 from functools import partial
-from importlib import import_module
 from typing import Any
 
 from schedbench import families
@@ -97,14 +96,13 @@ def ratio_score(family: str, heuristic: str, objective: str, time_limit: float) 
 
 
 def start_of(family: str) -> Callable[[random.Random, Limits], Any]:
-    """``search_start`` of ``schedbench.instances.<family>``."""
+    """Where the worst-case search starts for ``family`` (its declared ``search_start``)."""
     if family not in families.names():
         raise UserInputError("--family", f"unknown family {family!r} (known: {', '.join(families.names())})")
-    try:
-        return import_module(f"schedbench.instances.{family}").search_start
-    except (ModuleNotFoundError, AttributeError):
-        raise UserInputError("--family", f"family {family} has no search start "
-                                         f"(schedbench.instances.{family}.search_start)") from None
+    start = families.search_start(family)
+    if start is None:
+        raise UserInputError("--family", f"family {family} has no search start (it has no heuristics)")
+    return start
 
 
 def draw_start(family: str, rng: random.Random, limits: Limits):

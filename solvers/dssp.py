@@ -21,8 +21,9 @@ from dataclasses import replace
 from fractions import Fraction
 from math import floor
 
-from schedbench.heuristics.dssp import dispatch, dp_fits, priority_scheduler, selections
-from schedbench.metrics.dssp import candidates, completed_jobs, lp_bound, reward, theorem1_parameter, tuned_parameter
+from schedbench.heuristics.dssp import dispatch, priority_scheduler
+from schedbench.metrics.dssp import (candidates, completed_jobs, dp_fits, lp_bound, reward, selections, theorem1_parameter,
+                                     tuned_parameter)
 from schedbench.metrics.knapsack import by_density
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
 from schedbench.schedule import Schedule

@@ -14,7 +14,7 @@ from fractions import Fraction
 from math import floor
 
 from schedbench.errors import ModelTooLarge
-from schedbench.heuristics.dssp import dp_fits
+from schedbench.metrics.dssp import dp_fits
 from schedbench.heuristics.knapsack import dp_selection
 from schedbench.metrics.knapsack import by_density, dantzig
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result

@@ -90,3 +90,19 @@ def assert_rejected(document: dict, change, field: str) -> None:
     change(bad)
     with pytest.raises(InstanceError, match="^" + re.escape(field) + ":"):
         parse_instance(bad)
+
+
+def package_tree(target: Path) -> Path:
+    """The package laid out as installed (``schedbench/solvers/`` ... from
+    pyproject's package-dir), copied under ``target``: what import-linter
+    and a toy family's doors see, where the editable install only maps the
+    folders."""
+    import shutil
+    import tomllib
+
+    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
+    for package, folder in sorted(config.items(), key=lambda item: item[0].count(".")):
+        destination = target / package.replace(".", "/")
+        shutil.copytree(REPO / folder, destination, dirs_exist_ok=True,
+                        ignore=shutil.ignore_patterns("__pycache__", "corpus"))
+    return target

@@ -13,7 +13,6 @@ from conftest import write_json
 from schedbench import families
 from schedbench.cli import cli
 from schedbench.model import FAMILIES, instance_to_json
-from schedbench.solvers import family_solver
 
 def run_cli(*args):
     """The command in-process (the doors are what is tested here; tests/test_cli.py runs it as a user would)."""
@@ -39,25 +38,29 @@ def test_every_family_is_covered():
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))
-def test_each_folder_holds_the_family(family):
-    from importlib import import_module
+def test_each_declaration_holds_the_family(family):
+    declared = families.family(family)
+    assert declared.model is FAMILIES[family]
+    assert declared.solvers.DEFAULT_SOLVER in declared.solvers.BACKENDS
+    assert list(inspect.signature(declared.solvers.solve).parameters)[:4] == ["instance", "objective", "solver",
+                                                                            "time_limit"]
+    made = {inspect.signature(make.__wrapped__).return_annotation.__module__ for make in declared.generators.values()}
+    assert made == {f"schedbench.model.{family}"}, "a family declares the generators of its own instances"
 
-    model = FAMILIES[family]
-    for name in ("FAMILY", "OBJECTIVES", "parse", "to_json", "size", "schedule_to_json", "schedule_from_json"):
-        assert hasattr(model, name), f"model.{family}.{name}"
-    assert callable(import_module(f"schedbench.validator.{family}").check)
-    solver = family_solver(family)
-    assert solver.DEFAULT_SOLVER in solver.BACKENDS
-    assert list(inspect.signature(solver.solve).parameters)[:4] == ["instance", "objective", "solver", "time_limit"]
-    metrics = import_module(f"schedbench.metrics.{family}")
-    for name in ("objective", "lower_bound", "METRICS", "gantt_bars"):
-        assert hasattr(metrics, name), f"metrics.{family}.{name}"
-    if families.heuristics(family):
-        assert callable(metrics.summary)
-        assert callable(import_module(f"schedbench.instances.{family}").search_start), "worst needs a search start"
-    made = [name for name, make in families.generators().items()
-            if inspect.signature(make.__wrapped__).return_annotation.__module__.endswith(f"model.{family}")]
-    assert made, f"no generator makes {family} instances"
+
+def test_a_declaration_missing_a_part_fails_naming_it():
+    from types import SimpleNamespace
+
+    from schedbench.registry import Family, RegistryError
+
+    pcmax = families.family("pcmax")
+    metrics = SimpleNamespace(__name__="toy.metrics", objective=None, lower_bound=None, METRICS={})
+    with pytest.raises(RegistryError, match=r"^family pcmax: metrics module toy.metrics lacks gantt_bars$"):
+        Family(model=pcmax.model, metrics=metrics, solvers=pcmax.solvers)
+    with pytest.raises(RegistryError, match="with heuristics, declare its summary and search_start"):
+        Family(model=pcmax.model, metrics=pcmax.metrics, solvers=pcmax.solvers, heuristics=pcmax.heuristics)
+    with pytest.raises(RegistryError, match="maximized names no objective of it: profit"):
+        Family(model=pcmax.model, metrics=pcmax.metrics, solvers=pcmax.solvers, maximized=("profit",))
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))

@@ -9,7 +9,7 @@ from schedbench.instances.campaign import faircamp_paper, ostrich_paper, random_
 from schedbench.instances.swf import campaigns_from_swf
 from schedbench.model import instance_to_json, parse_instance
 from schedbench.validator import validate
-from schedbench.heuristics import registry
+from schedbench import families
 
 from conftest import SHARED, run_cli
 
@@ -101,7 +101,7 @@ def test_swf_campaigns_are_valid_instances():
     counts = Counter(len(u.campaigns) for u in inst.users)
     assert sum(counts.values()) == inst.n_users and any(k > 1 for k in counts)
     for name in ("fcfs", "ostrich"):
-        assert validate(inst, registry("campaign")[name](inst)) == []
+        assert validate(inst, families.heuristics("campaign")[name](inst)) == []
 
 
 def test_planted_pcmax_instances_fill_every_machine_exactly():

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from schedbench.heuristics import registry
+from schedbench import families
 from schedbench.heuristics.faircamp import faircamp_nondelay_run, faircamp_run
 from schedbench.heuristics.pcmax import RULES, list_scheduling, lpt, mlpt, spt
 from schedbench.instances.campaign import faircamp_paper, ostrich_paper, random_small
@@ -15,7 +15,7 @@ from schedbench.metrics.campaign import campaign_times
 from schedbench.model.campaign import Campaign, CampaignInstance, User
 from schedbench.validator import validate
 
-CAMPAIGN = registry("campaign")
+CAMPAIGN = families.heuristics("campaign")
 ORDER_ONLY = {"ostrich", "faircamp_nondelay"}  # these take a job order, not a placement rule
 
 
@@ -161,13 +161,13 @@ def test_simulators_are_deterministic():
         assert CAMPAIGN[name](inst) == CAMPAIGN[name](inst)
 
 
-@pytest.mark.parametrize("name", sorted(registry("pcmax")))
+@pytest.mark.parametrize("name", sorted(families.heuristics("pcmax")))
 def test_pcmax_heuristics_are_valid(name):
     from schedbench.instances.pcmax import uniform
 
     for seed in range(100):
         inst = uniform(seed, jobs=1 + seed % 17, machines=1 + seed % 5)
-        assert validate(inst, registry("pcmax")[name](inst)) == []
+        assert validate(inst, families.heuristics("pcmax")[name](inst)) == []
 
 
 def test_ostrich_virtual_clock_is_exact():

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from schedbench.errors import InstanceError, ScheduleFormatError
-from schedbench.heuristics.knapsack import dp_by_profits, ortools_knapsack
+from schedbench.metrics.knapsack import dp_by_profits, ortools_knapsack
 from schedbench.metrics.knapsack import dantzig
 from schedbench.model import instance_to_json, parse_instance, schedule_from_json, schedule_to_json
 from schedbench.model.knapsack import Item, KnapsackInstance

@@ -11,7 +11,7 @@ from schedbench.errors import InstanceError
 from schedbench.heuristics.mosp import HEURISTICS, local_phase, local_rule
 from schedbench.instances.mosp import (figure1, figure2, mosp_two_jobs, paper_workload, planted_three_partition,
                                        random_small, random_three_partition)
-from schedbench.metrics.mosp import jain_index, local_values, lower_bound, makespan, stretch
+from schedbench.metrics.mosp import jain_index, lower_bound, makespan, stretch
 from schedbench.families import violations
 from schedbench.solvers.mosp import MospSpec, alone_optima, local_references
 from schedbench.model import instance_to_json, parse_instance
@@ -19,7 +19,7 @@ from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL
 from schedbench.schedule import Schedule
 from schedbench.solvers import solve
 from schedbench.validator import validate
-from schedbench.validator.mosp import check
+from schedbench.validator.mosp import check, local_values
 
 from conftest import run_cli, write_json
 from mosp_literal_model import least_makespan

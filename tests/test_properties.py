@@ -17,7 +17,6 @@ is the same on every run; a failing example found once is kept below as an
 
 import json
 from dataclasses import replace
-from fractions import Fraction
 
 import jsonschema
 import pytest
@@ -31,7 +30,6 @@ from schedbench.model import FAMILIES, family_module, instance_to_json, json_sch
 from schedbench.model.shape import (AnyInteger, Boolean, Const, Free, Integer, List, Mapping, Nullable, Record, Text,
                                     Tree)
 from schedbench.result import INFEASIBLE, OPTIMAL
-from schedbench.schedule import Schedule
 from schedbench.solvers import solve
 from schedbench.validator import validate
 

@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from schedbench.claims.user import Case, load
+from schedbench.claim_files import Case, load
 from schedbench.instances.pcmax import search_start
 from schedbench.model import instance_to_json, parse_instance
 from schedbench.model.pcmax import size
@@ -130,7 +130,7 @@ def test_a_claim_beyond_the_starts_setting_is_searched_from_a_walk_and_a_constru
     machines each is searched from starts that moves reach. A claim about one
     of the papers' constructions covers nothing a move reaches."""
     from schedbench import families
-    from schedbench.claims.user import claim_start
+    from schedbench.claim_files import claim_start
 
     claims = {c.key: c for c in families.ledger("mosp").CLAIMS}
     limits = Limits(None, 10, 9)

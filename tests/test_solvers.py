@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from schedbench.heuristics import registry
+from schedbench import families
 from schedbench.instances.campaign import random_small, unit_campaigns
 from schedbench.instances.pcmax import read_benchmark_file, uniform
 from schedbench.metrics.campaign import objective_value
@@ -205,7 +205,7 @@ def _instances():
 
 
 def test_cpsat_and_milp_agree_on_every_campaign_objective():
-    heuristics = registry("campaign")
+    heuristics = families.heuristics("campaign")
     compared = 0
     for inst in _instances():
         flows = optimal_user_flows(inst)

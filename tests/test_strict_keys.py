@@ -5,7 +5,6 @@ from the readers' own declarations and agree with them."""
 import copy
 import json
 import random
-from pathlib import Path
 
 import jsonschema
 import pytest

@@ -13,10 +13,13 @@ from functools import cached_property
 
 from schedbench.claims import PAPER, PROJECT, Check, Claim, NotProven, drawn_or_moved, generated_by
 from schedbench.heuristics.mosp import PAPER_HEURISTICS as HEURISTICS, local_phase, local_rule
-from schedbench.metrics.mosp import jain_index, local_values, makespan, stretch
+from schedbench.metrics.mosp import jain_index, makespan, stretch
 from schedbench.model.mosp import MospInstance, Organization
 from schedbench.result import OPTIMAL
-from schedbench.validator.mosp import check as validate_mosp
+from schedbench.solvers import solve
+from schedbench.solvers.mosp import rule_references
+from schedbench.validator import validate
+from schedbench.validator.mosp import check as validate_mosp, local_values
 
 
 class MospCase:
@@ -35,13 +38,11 @@ class MospCase:
         portfolio."""
         key = (objective, tuple(sorted(change.items())))
         if key not in self._solved:
-            from schedbench.families import violations
-            from schedbench.solvers import solve
-
             inst = replace(self.instance, **change)
             solver = "portfolio" if objective == "unconstrained-makespan" else self.solver
             result = solve(inst, objective, solver, self.time_limit)
-            if result.schedule is not None and violations(inst, result.schedule, objective, time_limit=self.time_limit):
+            references = rule_references(inst, self.time_limit, objective)
+            if result.schedule is not None and validate(inst, result.schedule, objective, references):
                 raise AssertionError(f"{inst.name}: invalid {objective} schedule from {solver}")
             self._solved[key] = result
         return self._solved[key]

@@ -88,7 +88,7 @@ def check(file, count, search_seconds, seed, machines, max_jobs, max_value, time
     """Check the claims of a Python FILE (FAMILY, CLAIMS; see the docs'
     tutorial) on random and adversarial instances; print the ledger."""
     from schedbench.claims import table
-    from schedbench.claims.user import check_file, load
+    from schedbench.claim_files import check_file, load
     from schedbench.search import Limits
 
     claim_file = load(file)

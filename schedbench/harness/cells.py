@@ -16,7 +16,6 @@ import tempfile
 import time
 from datetime import datetime, timezone
 from fractions import Fraction
-from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -81,7 +80,7 @@ def _solver(instance, cell: Cell) -> dict[str, Any]:
     result = solve(instance, cell.objective, cell.algorithm, cell.time_limit)
     out = {"status": result.status, "value": result.objective, "bound": result.bound,
            "wall_time": result.wall_time, "solver": result.solver, "solver_version": _solver_version(cell.algorithm),
-           "algorithm_version": _version(import_module(f"schedbench.solvers.{instance.family}"))}
+           "algorithm_version": _version(families.family(instance.family).solvers)}
     if result.schedule is None:
         return out
     violations = families.violations(instance, result.schedule, cell.objective)
@@ -102,7 +101,7 @@ def _schedule_columns(instance, cell: Cell, schedule) -> dict[str, Any]:
 def _claims_row(experiment: str, cell: Cell) -> dict[str, Any]:
     """A whole claims ledger as one cell: its tallies, with the shrunk counterexamples inline."""
     options = cell.instance.params
-    ledger = import_module(f"schedbench.claims.{cell.algorithm}_run")
+    ledger = families.ledger(cell.algorithm)
     began = time.perf_counter()
     try:
         with tempfile.TemporaryDirectory() as out:

@@ -25,7 +25,6 @@ from schedbench.harness.store import canonical
 from schedbench.errors import UserInputError
 from schedbench.model import FAMILIES
 from schedbench.model.shape import keys_of
-from schedbench.solvers import family_solver
 from schedbench.solvers.settings import DEFAULT_TIME_LIMIT, seconds_problem
 
 GRID_KEYS = {"family", "generator", "instances", "params", "vary", "seeds", "objectives", "heuristics",
@@ -385,7 +384,7 @@ def _solvers(entries: Any, where: str, family: str, objectives: list[str]) -> li
         place = f"{where}[{index}]"
         _known(entry, SOLVER_KEYS, place)
         name = entry.get("name")
-        known = family_solver(family).BACKENDS
+        known = families.backends(family)
         if name not in known:
             raise UserInputError(f"{place}.name", f"{family} takes the solvers {', '.join(known)}, not {name!r}")
         if name == "portfolio" and family != "pcmax" and objectives != ["unconstrained-makespan"]:

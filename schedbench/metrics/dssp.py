@@ -1,10 +1,13 @@
 """DSSP metrics (SPEC.md family ``dssp``; DSSP paper §2): rewards earned by
 the deadline, and the quantities of the paper's analysis."""
 
+import math
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from math import floor
 
-from schedbench.metrics import Bar, exact, machine_bars
-from schedbench.metrics.knapsack import dantzig
+from schedbench.metrics import Bar, machine_bars
+from schedbench.metrics.knapsack import dantzig, dp_by_profits, dp_by_profits_many, ortools_knapsack
 from schedbench.schedule import Schedule
 
 
@@ -66,30 +69,56 @@ def gantt_bars(instance, schedule: Schedule) -> list[Bar]:
     return machine_bars(instance.lengths, schedule, lambda t: f"job {instance.job_of_task[t]}", row="P")
 
 
-def summary(instance, schedule: Schedule, heuristic: str | None, references: dict) -> dict:
-    """The reward and the jobs that earn it, against the paper's upper bound
-    (the knapsack value at r = 1) and its LP relaxation."""
-    value, bound, relaxed = reward(instance, schedule), knapsack_bound(instance), lp_bound(instance)
-    return {"reward": value, "completed_jobs": completed_jobs(instance, schedule), "knapsack_bound": bound,
-            **exact("lp_bound", relaxed),
-            **exact("ratio_to_knapsack_bound", Fraction(value, bound) if bound else None)}
-
-
 def candidates(instance) -> list[int]:
     """Jobs that can finish by the deadline at all (T_inf <= D)."""
     return [j for j, job in enumerate(instance.jobs) if job.critical_path <= instance.deadline]
-
-
-def knapsack_bound(instance) -> int:
-    """The paper's upper bound: the reward of the r = 1 knapsack selection
-    (jobs whose work exceeds P D together cannot all finish), computed
-    exactly by the selection's dynamic program."""
-    from schedbench.heuristics.dssp import select  # the heuristics read this module's parameters
-
-    return sum(instance.jobs[j].reward for j in select(instance, Fraction(1)))
 
 
 def lp_bound(instance) -> Fraction:
     """The LP relaxation of the r = 1 knapsack: weaker than ``knapsack_bound``, and free."""
     jobs = [instance.jobs[j] for j in candidates(instance)]
     return dantzig([job.work for job in jobs], [job.reward for job in jobs], instance.processors * instance.deadline)
+
+
+SELECTORS: dict[str, Callable] = {"dp": dp_by_profits, "ortools": ortools_knapsack}
+#: DP by profits keeps one bit per (job, total profit): beyond this many cells
+#: (large rewards) the selection goes to OR-Tools' exact solver, same optimum.
+DP_CELLS = 1 << 28
+#: Cells DP by profits fills per second, a quarter of what this machine
+#: measures (200-450 million): the rate ``dp_fits`` budgets with.
+DP_CELLS_PER_SECOND = 50_000_000
+
+
+def dp_fits(items: int, profits: Sequence[int], seconds: float = math.inf) -> bool:
+    """Whether DP by profits' table, (items + 1) x (total profit + 1) cells,
+    stays within ``DP_CELLS`` and can be filled within ``seconds``."""
+    cells = (items + 1) * (sum(profits) + 1)
+    return cells <= DP_CELLS and cells <= DP_CELLS_PER_SECOND * seconds
+
+
+def select(instance, r: Fraction, selector: str = "dp") -> list[int]:
+    """The knapsack selection of §2.2, equations (1)-(2), with capacity floor(r P D)."""
+    return selections(instance, [r], selector)[0]
+
+
+def selections(instance, rs: Sequence[Fraction], selector: str = "dp") -> list[list[int]]:
+    """``select`` for several values of r; DP by profits builds its table once
+    for all, unless it would pass ``DP_CELLS`` (then OR-Tools, said in the
+    docstring of ``DP_CELLS``, not hidden: both are exact)."""
+    jobs = candidates(instance)
+    weights, profits = [instance.jobs[j].work for j in jobs], [instance.jobs[j].reward for j in jobs]
+    capacities = [max(0, floor(Fraction(r) * instance.processors * instance.deadline)) for r in rs]
+    if selector == "dp" and dp_fits(len(jobs), profits):
+        chosen = dp_by_profits_many(weights, profits, capacities)
+    elif selector == "dp":
+        chosen = [ortools_knapsack(weights, profits, capacity) for capacity in capacities]
+    else:
+        chosen = [SELECTORS[selector](weights, profits, capacity) for capacity in capacities]
+    return [sorted(jobs[i] for i in picked) for picked in chosen]
+
+
+def knapsack_bound(instance) -> int:
+    """The paper's upper bound: the reward of the r = 1 knapsack selection
+    (jobs whose work exceeds P D together cannot all finish), computed
+    exactly by the selection's dynamic program."""
+    return sum(instance.jobs[j].reward for j in select(instance, Fraction(1)))

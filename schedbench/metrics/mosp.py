@@ -16,58 +16,14 @@ the Jain index.
 from collections.abc import Sequence
 from fractions import Fraction
 
-from schedbench.metrics import Bar, exact, machine_bars
+from schedbench.metrics import Bar, machine_bars
 from schedbench.metrics.pcmax import fractional_lower_bound
 from schedbench.schedule import Schedule
-
-
-def completions(instance, schedule: Schedule, k: int) -> list[int]:
-    lengths = instance.lengths
-    return [schedule.start[j] + lengths[j] for j in instance.job_slice(k)]
-
-
-def local_makespans(instance, schedule: Schedule) -> list[int]:
-    return [max(completions(instance, schedule, k), default=0) for k in range(instance.n_organizations)]
-
-
-def local_values(instance, schedule: Schedule) -> list[int]:
-    """Each organization's own objective: C^(k) (cmax) or sum C^(k) (sum_ci)."""
-    if instance.local_objective == "cmax":
-        return local_makespans(instance, schedule)
-    return [sum(completions(instance, schedule, k)) for k in range(instance.n_organizations)]
+from schedbench.validator.mosp import listed_references, local_makespans  # listed_references: read by solvers.mosp
 
 
 def makespan(instance, schedule: Schedule) -> int:
     return max(local_makespans(instance, schedule), default=0)
-
-
-def list_schedule_value(lengths: Sequence[int], machines: int, objective: str) -> int:
-    """Makespan or sum of completion times of list scheduling ``lengths`` in the given order."""
-    loads = [0] * machines
-    total = 0
-    for p in lengths:
-        q = min(range(machines), key=loads.__getitem__)
-        loads[q] += p
-        total += loads[q]
-    return max(loads) if objective == "cmax" else total
-
-
-def listed_references(instance) -> list[int] | None:
-    """ref_k where SPEC's ``local_reference`` is a list schedule (LPT or
-    SPT, or SPT's optimal sum of completions), computed from the instance
-    alone; None where it is the optimal P||Cmax makespan, which a solver
-    must prove (``solvers.mosp.local_references``)."""
-    if instance.local_objective == "cmax" and instance.local_reference == "optimal":
-        return None
-    out = []
-    for org in instance.organizations:
-        spt = sorted(org.jobs)
-        if instance.local_objective == "sum_ci":  # SPT is optimal for P||sum C
-            order = spt if instance.local_reference in ("optimal", "spt") else spt[::-1]
-        else:
-            order = spt if instance.local_reference == "spt" else spt[::-1]
-        out.append(list_schedule_value(order, org.machines, instance.local_objective) if org.jobs else 0)
-    return out
 
 
 def lower_bound(instance, name: str = "makespan") -> Fraction:
@@ -112,26 +68,3 @@ METRICS = {"makespan": makespan, "jain-index": jain_index,
 
 def gantt_bars(instance, schedule: Schedule) -> list[Bar]:
     return machine_bars(instance.lengths, schedule, lambda j: f"organization {instance.owner_of_job[j]}")
-
-
-def summary(instance, schedule: Schedule, heuristic: str | None, references: dict) -> dict:
-    """Exact global and fairness metrics, the heuristic's own local
-    references, and any breach of SPEC's references (``references["local"]``,
-    ref_k). Stretch needs every C^(k)alone (``references["alone"]``); when
-    one was not proven it is null and ``stretch_unproven`` says which."""
-    from schedbench.heuristics.mosp import own_references
-    from schedbench.validator import validate
-
-    value, bound = makespan(instance, schedule), lower_bound(instance)
-    makespans = local_makespans(instance, schedule)
-    if references.get("alone") is not None:
-        spread, unproven = stretch(instance, schedule, references["alone"]), {}
-    else:
-        spread, unproven = None, {"stretch_unproven": references.get("alone_unproven", "not computed")}
-    return {"makespan": value, **exact("lower_bound", bound), **exact("ratio_to_lower_bound", value / bound),
-            "local_makespans": makespans, "sum_local_makespans": sum(makespans),
-            "local_values": local_values(instance, schedule),
-            "own_local_references": own_references(instance, heuristic) if heuristic else None,
-            **exact("stretch", spread), **unproven, **exact("jain_index", jain_index(instance, schedule)),
-            "spec_reference_violations": [str(v) for v in validate(instance, schedule,
-                                                                  references=references["local"])]}

@@ -33,9 +33,3 @@ METRICS = {"makespan": lambda instance, schedule: makespan(instance.jobs, schedu
 
 def gantt_bars(instance, schedule: Schedule) -> list[Bar]:
     return machine_bars(instance.jobs, schedule, lambda j: f"job {j}")
-
-
-def summary(instance, schedule: Schedule, heuristic: str | None, references: dict) -> dict:
-    """The makespan and the best cheap lower bound (named)."""
-    bound, name = pcmax_lower_bound(instance.jobs, instance.machines)
-    return {"makespan": makespan(instance.jobs, schedule), "lower_bound": bound, "lower_bound_name": name}

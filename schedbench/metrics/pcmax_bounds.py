@@ -14,11 +14,9 @@ import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import accumulate
-from operator import add
 
 import numpy as np
 
-from schedbench.heuristics.pcmax import lpt
 
 
 def l0(lengths: Sequence[int], machines: int) -> int:
@@ -100,11 +98,12 @@ def lower_bound(lengths: Sequence[int], machines: int, upper: int | None = None,
     """Best cheap lower bound and the name of the bound that gave it; the L2
     search stops at ``deadline`` with what it has proven by then.
 
-    ``upper`` must be a feasible makespan (LPT's when not given): no larger
-    C can be refuted, so the L2 search stops there (a value that is not one
-    would cap the remembered bound). LPT is mostly within a few units
-    of L1, and the search then takes one or two steps where it took a dozen
-    up to list scheduling's W/m + p_max; the bound is the same."""
+    ``upper`` must be a feasible makespan: no larger C can be refuted, so
+    the L2 search stops there (a value that is not one would cap the
+    remembered bound). Without it, list scheduling's ceil(W/m) + p_max,
+    which every list schedule meets; a tighter one (the engine passes
+    LPT's, mostly within a few units of L1) saves steps, not bound: the
+    bound is the same."""
     bound, name = l0(lengths, machines), "L0"
     if len(lengths) <= machines:
         return bound, name
@@ -116,8 +115,7 @@ def lower_bound(lengths: Sequence[int], machines: int, upper: int | None = None,
     if b1 > bound:
         bound, name = b1, "L1"
     if upper is None:
-        _, start = lpt(lengths, [0] * machines)
-        upper = max(map(add, start, lengths))
+        upper = -(-sum(lengths) // machines) + max(lengths)
     b2 = bin_packing_bound(lengths, machines, bound, upper, deadline)
     if b2 > bound:
         bound, name = b2, "MT-L2"

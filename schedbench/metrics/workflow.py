@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import networkx as nx
 
-from schedbench.metrics import Bar, exact, fraction
+from schedbench.metrics import Bar
 from schedbench.model.workflow import WorkflowInstance, WorkflowJob
 from schedbench.schedule import Schedule
 
@@ -170,14 +170,3 @@ def gantt_bars(instance: WorkflowInstance, schedule: Schedule) -> list[Bar]:
     by job; the cores a task holds are not drawn."""
     return [Bar(f"cluster {c + 1}", s, task.exec, f"job {k}")
             for c, s, task, k in zip(schedule.machine, schedule.start, instance.tasks, instance.job_of_task)]
-
-
-def summary(instance: WorkflowInstance, schedule: Schedule, heuristic: str | None, references: dict) -> dict:
-    """SLRs (exact), the worst SLR, their Gini coefficient, response times,
-    the worst task wait (starvation) and the §3 class."""
-    ratios = slrs(instance, schedule)
-    rho, klass = slr_class(instance, schedule)
-    waits = waiting_times(instance, schedule)
-    return {**exact("max_slr", max(ratios, default=Fraction(0))), **exact("gini", gini(ratios)),
-            "slr_fractions": [fraction(x) for x in ratios], "response_times": response_times(instance, schedule),
-            "worst_wait": max(waits, default=0), "spearman_slr_cp": rho, "slr_class": klass}

@@ -1,21 +1,32 @@
-"""Independent schedule validator: re-derives every rule of SPEC.md from the
-instance and the schedule alone. It imports neither heuristics nor solvers, so
-a bug there cannot hide here.
+"""Independent schedule validator: re-derives every rule of the format from
+the instance and the schedule alone. It imports neither heuristics nor
+solvers, so a bug there cannot hide here.
+
+One module per family, with ``FAMILY`` and ``check(instance, schedule,
+objective=None, references=None)``; ``validate`` finds them by scanning
+this package, so a new family adds a module and edits nothing here.
 """
 
-from dataclasses import dataclass
+import pkgutil
+from functools import cache
+from importlib import import_module
+from types import ModuleType
 
 from schedbench.schedule import Schedule
+from schedbench.validator.violation import Violation
+
+__all__ = ["Violation", "validate"]
 
 
-@dataclass(frozen=True)
-class Violation:
-    rule: str       # short rule name, e.g. "overlap", "campaign-barrier"
-    where: str      # the job, machine or campaign concerned
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.rule} at {self.where}: {self.message}"
+@cache
+def _checkers() -> dict[str, ModuleType]:
+    """Every module of this package that defines ``FAMILY``, by family."""
+    found = {}
+    for info in pkgutil.iter_modules(__path__):
+        module = import_module(f"{__name__}.{info.name}")
+        if hasattr(module, "FAMILY"):
+            found[module.FAMILY] = module
+    return found
 
 
 def validate(instance, schedule: Schedule, objective: str | None = None, references=None) -> list[Violation]:
@@ -25,12 +36,4 @@ def validate(instance, schedule: Schedule, objective: str | None = None, referen
     the local constraints and selfishness. ``references`` are MOSP's ref_k
     (required when they are optimal P||Cmax makespans: the validator proves
     nothing itself)."""
-    from schedbench.validator import campaign, dssp, knapsack, mosp, pcmax, three_partition, workflow
-
-    checkers = {"pcmax": pcmax.check, "campaign": campaign.check, "mosp": mosp.check,
-                "three_partition": three_partition.check, "dssp": dssp.check, "knapsack": knapsack.check,
-                "workflow": workflow.check}
-    if instance.family == "mosp":
-        return mosp.check(instance, schedule, references, constrained=objective != "unconstrained-makespan")
-    return checkers[instance.family](instance, schedule)
-
+    return _checkers()[instance.family].check(instance, schedule, objective, references)

@@ -11,11 +11,13 @@ from bisect import bisect_right
 import numpy as np
 
 from schedbench.schedule import Schedule
-from schedbench.validator import Violation
 from schedbench.validator.machines import check_machines, job_arrays
+from schedbench.validator.violation import Violation
+
+FAMILY = "campaign"
 
 
-def check(instance, schedule: Schedule) -> list[Violation]:
+def check(instance, schedule: Schedule, objective: str | None = None, references=None) -> list[Violation]:
     firsts = [(offset, u, i) for u, row in enumerate(instance.offsets) for i, offset in enumerate(row)]
 
     def name(job: int) -> str:  # formatted only for a violation

@@ -5,8 +5,10 @@ jobs earn their reward (every task done by the deadline) is a metric, not a
 rule: a schedule may run a job that misses the deadline."""
 
 from schedbench.schedule import Schedule
-from schedbench.validator import Violation
 from schedbench.validator.machines import check_machines
+from schedbench.validator.violation import Violation
+
+FAMILY = "dssp"
 
 
 def task_name(instance, t: int) -> str:
@@ -15,7 +17,7 @@ def task_name(instance, t: int) -> str:
     return f"jobs[{j}].stages[{g}][{t - instance.stage_slice(j, g).start}]"
 
 
-def check(instance, schedule: Schedule) -> list[Violation]:
+def check(instance, schedule: Schedule, objective: str | None = None, references=None) -> list[Violation]:
     lengths = instance.lengths
     if len(schedule) != len(lengths):
         return [Violation("shape", "schedule", f"{len(schedule)} tasks scheduled, instance has {len(lengths)}")]

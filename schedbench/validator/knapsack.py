@@ -2,10 +2,12 @@
 
 from collections import Counter
 
-from schedbench.validator import Violation
+from schedbench.validator.violation import Violation
+
+FAMILY = "knapsack"
 
 
-def check(instance, selected) -> list[Violation]:
+def check(instance, selected, objective: str | None = None, references=None) -> list[Violation]:
     n = len(instance.items)
     out = []
     for i, times in sorted(Counter(selected).items()):

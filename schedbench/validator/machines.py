@@ -11,7 +11,7 @@ from typing import NamedTuple
 import numpy as np
 
 from schedbench.schedule import Schedule
-from schedbench.validator import Violation
+from schedbench.validator.violation import Violation
 
 #: Starts at or beyond this are refused (their ends could leave int64).
 MAX_START = 1 << 62

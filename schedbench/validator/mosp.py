@@ -12,17 +12,65 @@ no later than (a) the first start of a foreign job on k's machines and
 
 from collections.abc import Sequence
 
-from schedbench.metrics.mosp import listed_references, local_values
 from schedbench.schedule import Schedule
-from schedbench.validator import Violation
 from schedbench.validator.machines import check_machines
+from schedbench.validator.violation import Violation
+
+FAMILY = "mosp"
 
 
-def check(instance, schedule: Schedule, references: Sequence[int] | None = None,
-          selfish: bool | None = None, constrained: bool = True) -> list[Violation]:
-    """``constrained=False`` is the objective ``unconstrained-makespan``: machine rules only."""
+def completions(instance, schedule: Schedule, k: int) -> list[int]:
+    lengths = instance.lengths
+    return [schedule.start[j] + lengths[j] for j in instance.job_slice(k)]
+
+
+def local_makespans(instance, schedule: Schedule) -> list[int]:
+    return [max(completions(instance, schedule, k), default=0) for k in range(instance.n_organizations)]
+
+
+def local_values(instance, schedule: Schedule) -> list[int]:
+    """Each organization's own objective: C^(k) (cmax) or sum C^(k) (sum_ci)."""
+    if instance.local_objective == "cmax":
+        return local_makespans(instance, schedule)
+    return [sum(completions(instance, schedule, k)) for k in range(instance.n_organizations)]
+
+
+def list_schedule_value(lengths: Sequence[int], machines: int, objective: str) -> int:
+    """Makespan or sum of completion times of list scheduling ``lengths`` in the given order."""
+    loads = [0] * machines
+    total = 0
+    for p in lengths:
+        q = min(range(machines), key=loads.__getitem__)
+        loads[q] += p
+        total += loads[q]
+    return max(loads) if objective == "cmax" else total
+
+
+def listed_references(instance) -> list[int] | None:
+    """ref_k where SPEC's ``local_reference`` is a list schedule (LPT or
+    SPT, or SPT's optimal sum of completions), computed from the instance
+    alone; None where it is the optimal P||Cmax makespan, which a solver
+    must prove (``solvers.mosp.local_references``)."""
+    if instance.local_objective == "cmax" and instance.local_reference == "optimal":
+        return None
+    out = []
+    for org in instance.organizations:
+        spt = sorted(org.jobs)
+        if instance.local_objective == "sum_ci":  # SPT is optimal for P||sum C
+            order = spt if instance.local_reference in ("optimal", "spt") else spt[::-1]
+        else:
+            order = spt if instance.local_reference == "spt" else spt[::-1]
+        out.append(list_schedule_value(order, org.machines, instance.local_objective) if org.jobs else 0)
+    return out
+
+
+def check(instance, schedule: Schedule, objective: str | None = None, references: Sequence[int] | None = None,
+          selfish: bool | None = None) -> list[Violation]:
+    """The objective ``unconstrained-makespan`` keeps the machine rules only;
+    ``selfish`` overrides the instance's (a heuristic checked against its
+    own rules)."""
     out = check_machines(instance.lengths, instance.machines, schedule, lambda j: _job(instance, j))
-    if out or not constrained:
+    if out or objective == "unconstrained-makespan":
         return out
     out += _local_constraints(instance, schedule, references)
     if instance.selfish if selfish is None else selfish:

@@ -2,10 +2,12 @@
 
 from collections import Counter
 
-from schedbench.validator import Violation
+from schedbench.validator.violation import Violation
+
+FAMILY = "three_partition"
 
 
-def check(instance, certificate) -> list[Violation]:
+def check(instance, certificate, objective: str | None = None, references=None) -> list[Violation]:
     n, q = len(instance.items), instance.triples
     out = []
     if len(certificate) != q:

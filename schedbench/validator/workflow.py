@@ -10,7 +10,9 @@ that predecessor's delay (§2.4), recomputed here from the instance's tree."""
 
 from schedbench.model.workflow import WorkflowInstance
 from schedbench.schedule import Schedule
-from schedbench.validator import Violation
+from schedbench.validator.violation import Violation
+
+FAMILY = "workflow"
 
 
 def _name(instance: WorkflowInstance, t: int) -> str:
@@ -18,7 +20,7 @@ def _name(instance: WorkflowInstance, t: int) -> str:
     return f"jobs[{k}].tasks[{t - instance.task_slice(k).start}]"
 
 
-def check(instance: WorkflowInstance, schedule: Schedule) -> list[Violation]:
+def check(instance: WorkflowInstance, schedule: Schedule, objective: str | None = None, references=None) -> list[Violation]:
     tasks = instance.tasks
     if len(schedule) != len(tasks):
         return [Violation("shape", "schedule", f"{len(schedule)} tasks scheduled, instance has {len(tasks)}")]

@@ -21,7 +21,7 @@ from schedbench.model.workflow import WorkflowInstance
 from schedbench.result import INFEASIBLE
 from schedbench.solvers.cpsat import run
 from schedbench.solvers.outcome import ModelOutcome
-from schedbench.solvers.workflow import domains, eligible_clusters, energy_rows, orderings
+from schedbench.solvers.workflow_structure import domains, eligible_clusters, energy_rows, orderings
 
 
 #: The overload checker and timetable edge finding on each cluster's

@@ -21,7 +21,7 @@ from schedbench.result import INFEASIBLE
 from schedbench.solvers import milp
 from schedbench.solvers.milp import UNKNOWN, affordable, run
 from schedbench.solvers.outcome import ModelOutcome
-from schedbench.solvers.workflow import domains, eligible_clusters, orderings
+from schedbench.solvers.workflow_structure import domains, eligible_clusters, orderings
 
 def coefficients(instance: WorkflowInstance, window: list[tuple[int, int]]) -> int:
     """About the model's size for these start windows: every x[t,c,s] once
