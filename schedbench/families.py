@@ -49,6 +49,13 @@ def backends(name: str) -> tuple[str, ...]:
     return (module.DEFAULT_SOLVER, *(b for b in module.BACKENDS if b != module.DEFAULT_SOLVER))
 
 
+def model_backends() -> tuple[str, ...]:
+    """The exact backends every family takes (each a folder of models, one
+    module per family): what tests and the certified corpus run on each."""
+    common = set.intersection(*(set(declared.solvers.BACKENDS) for declared in FAMILIES.values()))
+    return tuple(sorted(common))
+
+
 def ledger(name: str) -> ModuleType | None:
     """The family's claims ledger module, or None when it has none."""
     return family(name).ledger

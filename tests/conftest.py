@@ -8,6 +8,8 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from schedbench.families import model_backends
+
 #: Property-based tests (tests/test_properties.py): "ci", the default, draws
 #: the same examples on every run (a failure is reproducible as it is
 #: reported); HYPOTHESIS_PROFILE=explore searches afresh each time, for a
@@ -20,9 +22,10 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 
 
-@pytest.fixture(params=["cpsat", "milp"])
+@pytest.fixture(params=model_backends())
 def solver(request):
-    """Every exact test runs on both backends (PyJobShop's solver fixture)."""
+    """Every exact test runs on each backend every family takes, from the
+    registry (PyJobShop's solver fixture)."""
     return request.param
 
 

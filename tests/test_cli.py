@@ -5,13 +5,14 @@ import json
 import pytest
 
 from conftest import run_cli, write_json
+from schedbench.families import model_backends
 
 PCMAX = {"family": "pcmax", "format_version": 1, "machines": 2, "jobs": [3, 3, 2, 2, 2]}
 CAMPAIGN = {"family": "campaign", "format_version": 1, "machines": 1,
             "users": [{"campaigns": [{"jobs": [3]}]}, {"campaigns": [{"jobs": [2]}, {"jobs": [3]}]}]}
 
 
-@pytest.mark.parametrize("solver", ["cpsat", "milp"])
+@pytest.mark.parametrize("solver", model_backends())
 def test_solve_pcmax_json(tmp_path, solver):
     out = run_cli("solve", write_json(tmp_path, "p.json", PCMAX), "--solver", solver, "--json")
     assert out.returncode == 0, out.stderr

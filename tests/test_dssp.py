@@ -19,6 +19,7 @@ from schedbench.metrics.dssp import knapsack_bound, lp_bound
 from schedbench.validator import validate
 
 from conftest import assert_rejected, run_cli, write_json
+from schedbench.families import model_backends
 
 # P = 2, D = 6. Job 0: stages [3] then [2, 2] (T_1 7, T_inf 5), reward 7;
 # job 1: one stage [4] (reward 4); job 2: [2] then [2] (reward 4).
@@ -155,7 +156,7 @@ def test_the_knapsack_selection_scheduled_exactly_meets_the_bound(monkeypatch):
     inst = DsspInstance(3, 8, (Job(9, ((9,),)), Job(12, ((5, 1, 4), (1,), (1,))), Job(9, ((2, 4, 3),)),
                                Job(3, ((2, 1),))))
     assert max(reward(inst, run(inst)) for run in HEURISTICS.values()) == 21 and knapsack_bound(inst) == 24
-    for solver in ("cpsat", "milp"):
+    for solver in model_backends():
         result = solve(inst, None, solver, 10)
         assert (result.status, result.objective, result.method) == (OPTIMAL, 24, "kernel-search"), solver
         assert validate(inst, result.schedule) == [] and result.proof == ("knapsack-bound",)
@@ -176,7 +177,7 @@ def test_the_kernel_search_packs_another_set_where_the_selection_cannot():
                                Job(8, ((3, 5),)), Job(4, ((4,),))))
     assert select(inst, Fraction(1)) == [1, 2, 3] and knapsack_bound(inst) == 20
     assert max(reward(inst, run(inst)) for run in HEURISTICS.values()) == 17
-    for solver in ("cpsat", "milp"):
+    for solver in model_backends():
         result = solve(inst, None, solver, 10)
         assert (result.status, result.objective, result.method) == (OPTIMAL, 20, "kernel-search"), solver
         assert validate(inst, result.schedule) == [] and result.proof == ("knapsack-bound",)

@@ -23,6 +23,7 @@ from schedbench.validator.mosp import check, local_values
 
 from conftest import run_cli, write_json
 from mosp_literal_model import least_makespan
+from schedbench.families import model_backends
 
 MOSP = {"family": "mosp", "format_version": 1, "local_objective": "cmax",
         "organizations": [{"machines": 1, "jobs": [3, 3]}, {"machines": 2, "jobs": [1]}]}
@@ -226,7 +227,7 @@ def test_prefix_form_meets_the_literal_rule(objective):
                             jobs=(0 if seed % 4 == 1 else 1, 4), length=(1, 9), local_objective=objective,
                             selfish=True)
         literal = least_makespan(MospSpec(inst, local_references(inst, 10)))
-        for solver in ("cpsat", "milp"):
+        for solver in model_backends():
             result = solve(inst, None, solver, 30)
             assert violations(inst, result.schedule, None) == []
             assert (result.status, result.objective) == (OPTIMAL, literal), (solver, inst)
@@ -313,7 +314,7 @@ def test_time_limit_returns_the_best_schedule_and_a_proven_bound(monkeypatch):
     inst = random_small(2008, organizations=(4, 4), machines=(1, 2), jobs=(6, 8), length=(1, 9),
                         local_objective="sum_ci", selfish=True)
     optimum = 21
-    results = [solve(inst, None, solver, 1.4) for solver in ("cpsat", "milp")]
+    results = [solve(inst, None, solver, 1.4) for solver in model_backends()]
     assert all(result.status == FEASIBLE for result in results)
     monkeypatch.setattr(milp_mosp, "decide", lambda *args: ModelOutcome("unknown", None, None, None))
     results.append(solve(inst, None, "milp", 30))

@@ -14,6 +14,7 @@ from schedbench.solvers import solve
 from schedbench.solvers.mosp import MospSpec, incumbent, local_references, relaxation
 from schedbench.solvers.mosp_local_search import PlacementSearch, improve
 from schedbench.validator.mosp import check
+from schedbench.families import model_backends
 
 
 def _start(inst):
@@ -38,7 +39,7 @@ def test_it_meets_the_bound_the_heuristics_and_models_missed():
     assert (makespan(inst, best), spec.lower_bound()) == (34, 31)
     found = improve(spec, best, 31, time.monotonic() + 10)
     assert makespan(inst, found) == 31 and check(inst, found, references=spec.references) == []
-    for backend in ("cpsat", "milp"):
+    for backend in model_backends():
         result = solve(inst, None, backend, 10)
         assert (result.status, result.objective, result.proof) == (OPTIMAL, 31, ("LB",))
 

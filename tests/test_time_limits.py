@@ -8,6 +8,7 @@ import time
 import pytest
 
 from conftest import run_cli, run_process
+from schedbench.families import model_backends
 
 LIMIT = 1.0
 
@@ -33,7 +34,7 @@ CASES = [  # (generator and parameters, objective)
 ]
 
 
-@pytest.mark.parametrize("solver", ["cpsat", "milp"])
+@pytest.mark.parametrize("solver", model_backends())
 @pytest.mark.parametrize("generator, objective", CASES, ids=[f"{c[0][0]}-{i}" for i, c in enumerate(CASES)])
 def test_the_command_returns_within_the_limit(tmp_path, generator, objective, solver):
     path = tmp_path / "instance.json"

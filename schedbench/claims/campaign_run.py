@@ -4,7 +4,7 @@ them against exact optima, shrink and save violations, print the ledger."""
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from schedbench.claims import Tally, run_ledger
+from schedbench.claims import Tally, run_ledger, table
 from schedbench.claims.campaign import CLAIMS, CampaignCase, smaller_instances
 from schedbench.instances.campaign import fcfs_trap, random_small, unit_campaigns
 from schedbench.model.campaign import to_json
@@ -43,3 +43,7 @@ def run(items: Iterable, solver: str = "cpsat", time_limit: float = 20.0, out_di
         progress=None) -> list[Tally]:
     return run_ledger(CLAIMS, items, lambda inst: case(inst, solver, time_limit),
                       smaller_instances, to_json, out_dir, progress)
+
+
+#: The ledger as printed: the common table (workflow adds its own rows).
+report = table

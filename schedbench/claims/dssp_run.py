@@ -5,7 +5,7 @@ shrunk and saved."""
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from schedbench.claims import Tally, run_ledger
+from schedbench.claims import Tally, run_ledger, table
 from schedbench.claims.dssp import CLAIMS, DsspCase, smaller_instances
 from schedbench.instances.dssp import scaled_workload, small_workload
 from schedbench.model.dssp import to_json
@@ -36,3 +36,7 @@ def run(items: Iterable, solver: str = "cpsat", time_limit: float = 20.0, out_di
         progress=None) -> list[Tally]:
     return run_ledger(CLAIMS, items, lambda inst: case(inst, solver, time_limit), smaller_instances, to_json,
                       out_dir, progress)
+
+
+#: The ledger as printed: the common table (workflow adds its own rows).
+report = table

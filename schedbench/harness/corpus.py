@@ -40,7 +40,7 @@ OPT, BEST, BESTDUAL, INFEASIBLE_STATUS = "opt", "best", "bestdual", "infeasible"
 STATUSES = (OPT, BEST, BESTDUAL, INFEASIBLE_STATUS)
 SETTLED = (OPT, INFEASIBLE_STATUS)  # statuses that no new result can change
 OPEN_AFTER = 600.0  # seconds per backend without a proof that make an unsettled entry an open instance
-BACKENDS = ("cpsat", "milp")
+BACKENDS = families.model_backends()
 CHEAP_BOUND = "lower-bound"  # the source name of families.lower_bound (an upper bound when maximised)
 HEADER = ("instance", "family", "objective", "status", "value", "bound", "solvers", "time_limit", "instance_hash")
 

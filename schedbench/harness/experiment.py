@@ -418,8 +418,9 @@ def _claims_task(experiment: str, entry: dict, where: str) -> Task:
     for key, value, most in (("instances", options["instances"], MAX_COUNT), ("seed", options["seed"], SEED_LIMIT - 1)):
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= most:
             raise UserInputError(f"{where}.{key}", f"must be an integer from 0 to {most:,}, got {value!r}")
-    if options["solver"] not in ("cpsat", "milp"):
-        raise UserInputError(f"{where}.solver", f"must be cpsat or milp, got {options['solver']!r}")
+    if options["solver"] not in families.model_backends():
+        raise UserInputError(f"{where}.solver", f"must be one of {', '.join(families.model_backends())}, "
+                                                f"got {options['solver']!r}")
     _seconds(limit, f"{where}.time_limit")
     spec = InstanceSpec(family, "claims", options, options["seed"])
     cell = Cell(cell_id(spec, algorithm_key(None, "claims", family, {}, float(limit))), spec, None, "claims", family, {},

@@ -24,7 +24,7 @@ REQUIRED = {
               "schedule_from_json"),
     "metrics": ("objective", "lower_bound", "METRICS", "gantt_bars"),
     "solvers": ("BACKENDS", "DEFAULT_SOLVER", "solve"),
-    "ledger": ("instances", "run"),
+    "ledger": ("instances", "run", "report"),
 }
 
 
@@ -52,7 +52,7 @@ class Family:
       are measured against, proven by the solvers;
     - ``result_fields(instance, schedule)``: keys ``solve --json`` adds;
     - ``maximized``: the objectives maximised (the others are minimised);
-    - ``ledger``: the claims ledger module (``instances``, ``run``).
+    - ``ledger``: the claims ledger module (``instances``, ``run``, ``report``).
     """
 
     model: ModuleType
