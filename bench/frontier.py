@@ -1,7 +1,7 @@
 """The exact frontier: how large an instance each exact backend proves.
 
     python -m bench.frontier [--instances 10] [--first-seed 0] [--time-limit 10]
-        [--workers 2] [--line NAME ...] [--results run.jsonl] [--out docs/results/frontier.md]
+        [--workers 2] [--line NAME ...] [--results bench/logs/frontier.jsonl] [--out docs/results/frontier.md]
 
 Each line of ``bench/frontiers.toml`` (a generator, its fixed parameters,
 an objective, a variant's options) grows one parameter step by step. At

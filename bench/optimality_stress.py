@@ -1,7 +1,7 @@
 """Optimality stress: every instance solved twice, by CP-SAT and by the MILP.
 
     python -m bench.optimality_stress [--instances 1000] [--time-limit 10] [--workers 2]
-        [--family mosp ...] [--results run.jsonl] [--out docs/results/optimality_stress.md]
+        [--family mosp ...] [--results bench/logs/optimality_stress.jsonl] [--out docs/results/optimality_stress.md]
 
 Per family, ``--instances`` random instances at the sizes the exact solvers
 reach in about 10 s (MOSP with and without selfishness, both local

@@ -2,7 +2,7 @@
 
     python -m bench.trace_scale [--sizes 10000 100000 1000000] [--wide 200000:25000]
         [--traces] [--out FILE]
-        [--results run.jsonl]    # one line per finished command pair; a rerun skips those done
+        [--results bench/logs/trace_scale.jsonl]    # one line per finished command pair; a rerun skips those done
 
 Per size, a seeded synthetic SWF trace (``synthetic_trace``) is converted
 with ``schedbench generate swf`` (campaigns) and ``generate mosp-swf``

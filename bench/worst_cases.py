@@ -2,7 +2,7 @@
 ledgers' claims it must push harder than random sampling.
 
     python -m bench.worst_cases [--calibration] [--ledgers [--families F ...]] [--budget 30]
-        [--seeds 5] [--workers 2] [--results run.jsonl] [--out FILE] [--instances DIR]
+        [--seeds 5] [--workers 2] [--results bench/logs/worst_cases.jsonl] [--out FILE] [--instances DIR]
 
 ``--calibration``: ``worst lpt --family pcmax --machines M`` for M = 2..5
 must reach 4/3 - 1/(3M) (Graham's bound, tight) and ``worst list`` for
@@ -30,7 +30,7 @@ from pathlib import Path
 from schedbench import families
 from bench.results_log import append_row, rerun_command, resume, write_generated
 from schedbench.harness.runner import map_unordered
-from schedbench.claims.user import claim_score, claim_start
+from schedbench.claim_files import claim_score, claim_start
 from schedbench.search import STRATEGIES, Limits, search
 from schedbench.worst import worst
 

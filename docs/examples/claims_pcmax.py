@@ -10,7 +10,7 @@ check shrinks a counterexample.
 from fractions import Fraction
 
 from schedbench.claims import PROJECT, Check, Claim
-from schedbench.claims.user import Case
+from schedbench.claim_files import Case
 
 FAMILY = "pcmax"
 
