@@ -47,6 +47,9 @@ from schedbench.solvers import settings
 
 #: Seconds per backend per pair when growing (the frontier's limit).
 GROW_LIMIT = 10.0
+#: The options of growing a family, and their defaults: left out (None) they
+#: take these, and given with --open or --summary they are refused.
+GROWTH_DEFAULTS = {"--steps": 8, "--seeds": 10, "--line": None, "--first-step": 0}
 
 
 def streams(family: str) -> dict[tuple[str, str], dict]:
@@ -146,13 +149,28 @@ def summary() -> str:
 
 
 def main() -> None:
+    parser = _parser()
+    args = parser.parse_args()
+    _check_mode(parser, args)
+    if args.summary:
+        write_generated(args.summary, "python -m bench.corpus_grow --summary docs/results/corpus.md",
+                        summary())
+        return
+    settings.use_cpsat_workers(1)
+    if args.open is not None:
+        _open(parser, args)
+        return
+    _grow(parser, args)
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The command line of the module's docstring."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--family", action="append",
                         help="grow this family along its frontier lines (with --open: try its entries only; repeatable)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--open", type=int, metavar="N", help=f"try N entries with a gap at {OPEN_AFTER:g} s (see above)")
     mode.add_argument("--summary", type=Path, help="only write the corpus summary table (Markdown) to this file")
-    growth = {"--steps": 8, "--seeds": 10, "--line": None, "--first-step": 0}  # growing only: their defaults
     parser.add_argument("--steps", type=int, help="the first STEPS steps of each line (growing; default 8)")
     parser.add_argument("--seeds", type=int, help="instances per step (growing; default 10)")
     parser.add_argument("--line", help="only the stream of this frontier line (growing)")
@@ -161,47 +179,46 @@ def main() -> None:
                                                         f"with --open {OPEN_AFTER:g}, at least that)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--cluster", default=None, help="a Dask scheduler address instead of local workers")
-    args = parser.parse_args()
+    return parser
+
+
+def _check_mode(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Exactly one mode (grow, --open, --summary), and the growing options
+    only when growing, set to their defaults where left out."""
     if not (args.family or args.open is not None or args.summary):
         parser.error("one of --family, --open and --summary is required")
     if args.summary and args.family:
         parser.error("--summary covers every family: drop --family")
-    for option, default in growth.items():
+    for option, default in GROWTH_DEFAULTS.items():
         name = option[2:].replace("-", "_")
         if getattr(args, name) is None:
             setattr(args, name, default)
         elif args.open is not None or args.summary:
             parser.error(f"{option}: only when growing a family (--family without --open or --summary)")
-    if args.summary:
-        write_generated(args.summary, "python -m bench.corpus_grow --summary docs/results/corpus.md",
-                        summary())
-        return
-    settings.use_cpsat_workers(1)
-    if args.open is not None:
-        limit = OPEN_AFTER if args.time_limit is None else args.time_limit
-        if args.open < 1:
-            parser.error(f"--open: the number of entries to try must be at least 1, got {args.open}")
-        if limit < OPEN_AFTER:
-            parser.error(f"--time-limit: an open instance resists {OPEN_AFTER:g} s per backend; got {limit:g}")
-        known = sorted(folder.name for folder in corpus_dir().iterdir() if folder.is_dir())
-        for name in args.family or ():
-            if name not in known:
-                parser.error(f"--family: the corpus has {', '.join(known)}, not {name!r}")
-        try_open(args.open, limit, args.workers, args.cluster, args.family)
-        print(f"open: {sum(map(is_open, read_table(default_table()).values()))} instances")
-        return
+
+
+def _open(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """--open: ``try_open`` with the options checked, then the count of open instances."""
+    limit = OPEN_AFTER if args.time_limit is None else args.time_limit
+    if args.open < 1:
+        parser.error(f"--open: the number of entries to try must be at least 1, got {args.open}")
+    if limit < OPEN_AFTER:
+        parser.error(f"--time-limit: an open instance resists {OPEN_AFTER:g} s per backend; got {limit:g}")
+    known = sorted(folder.name for folder in corpus_dir().iterdir() if folder.is_dir())
+    for name in args.family or ():
+        if name not in known:
+            parser.error(f"--family: the corpus has {', '.join(known)}, not {name!r}")
+    try_open(args.open, limit, args.workers, args.cluster, args.family)
+    print(f"open: {sum(map(is_open, read_table(default_table()).values()))} instances")
+
+
+def _grow(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """--family: write and certify the streams of one family, then its entries by status."""
     if len(args.family) > 1:
         parser.error(f"--family: grow one family at a time, got {', '.join(args.family)}")
     (family,) = args.family
     try:
-        found = streams(family)
-        if not found:
-            raise UserInputError("--family", f"no line of bench/frontiers.toml draws {family!r} instances")
-        if args.line is not None:
-            found = {key: stream for key, stream in found.items() if args.line in stream["lines"]}
-            if not found:
-                named = ", ".join(name for stream in streams(family).values() for name in stream["lines"])
-                raise UserInputError("--line", f"no {family} stream is {args.line!r} (they are: {named})")
+        found = _chosen_streams(family, args.line)
         if not 0 <= args.first_step < args.steps:
             raise UserInputError("--first-step", f"must be >= 0 and below --steps ({args.steps}), "
                                                  f"got {args.first_step}")
@@ -215,6 +232,20 @@ def main() -> None:
         parser.error(str(exc))
     counts = status_counts(read_table(default_table())).get(family, {})
     print(f"{family}: " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
+
+
+def _chosen_streams(family: str, line: str | None) -> dict[tuple[str, str], dict]:
+    """``streams(family)``, only the one of the frontier line ``line`` if
+    given; a UserInputError where there is none."""
+    found = streams(family)
+    if not found:
+        raise UserInputError("--family", f"no line of bench/frontiers.toml draws {family!r} instances")
+    if line is not None:
+        found = {key: stream for key, stream in found.items() if line in stream["lines"]}
+        if not found:
+            named = ", ".join(name for stream in streams(family).values() for name in stream["lines"])
+            raise UserInputError("--line", f"no {family} stream is {line!r} (they are: {named})")
+    return found
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import random
 import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
-from itertools import chain, islice
+from itertools import chain
 from operator import itemgetter
 from heapq import heapify, heapreplace
 
@@ -244,74 +244,109 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
     Stops when every load fits, at ``deadline`` (``time.monotonic()``), or
     after ``patience`` (default 20 m + 200) steps without a smaller total excess. Seeded: the same
     inputs give the same answer unless the deadline cuts it."""
-    rng = random.Random(seed)
-    machine_of = list(machine_of)
-    jobs, loads = _per_machine(lengths, machine_of, machines)
+    search = _FillSearch(lengths, machine_of, machines, capacity, random.Random(seed))
+    moved_any = search.run(deadline, partners, 20 * machines + 200 if patience is None else patience)
+    return (None if search.over else search.machine_of), moved_any, search.machine_of
 
-    over: list[int] = []          # the machines above C, in any order
-    where: dict[int, int] = {}    # machine -> its index in ``over``
 
-    under: dict[int, None] = {}  # the machines below C (a dict: its order, and so the draws, is the changes')
-    receivers = SortedList()     # (length, job) of every job on a machine below C
+class _FillSearch:
+    """The state of one ``fill_to`` search: the assignment, each machine's
+    jobs and load, and the indexes the steps draw from (the machines above
+    C, those below C and their jobs by length), kept up to date by
+    ``settle`` at every change."""
 
-    def mark(q: int) -> None:
+    def __init__(self, lengths: Sequence[int], machine_of: Sequence[int], machines: int, capacity: int,
+                 rng: random.Random) -> None:
+        self.lengths, self.machines, self.capacity, self.rng = lengths, machines, capacity, rng
+        self.machine_of = list(machine_of)
+        self.jobs, self.loads = _per_machine(lengths, self.machine_of, machines)
+        self.over: list[int] = []          # the machines above C, in any order
+        self.where: dict[int, int] = {}    # machine -> its index in ``over``
+        self.under: dict[int, None] = {}   # the machines below C (a dict: its order, and so the draws, is the changes')
+        self.receivers = SortedList()      # (length, job) of every job on a machine below C
+        self.by_length = sorted(range(len(lengths)), key=lengths.__getitem__)
+        self.sorted_lengths = [lengths[j] for j in self.by_length]
+        for q in range(machines):
+            self.mark(q)
+        self.excess = sum(self.loads[q] - capacity for q in self.over)
+
+    def run(self, deadline: float, partners: int, patience: int) -> bool:
+        """The steps of ``fill_to`` until every load fits, the deadline or
+        ``patience`` steps without a smaller excess; whether any moved jobs."""
+        rng, loads, machines = self.rng, self.loads, self.machines
+        best, stale = self.excess, 0
+        moved_any = False
+        while self.over and stale < patience and time.monotonic() < deadline:
+            a = self.over[rng.randrange(len(self.over))]
+            others = sorted((q for q in rng.sample(range(machines), min(partners + 1, machines)) if q != a),
+                            key=loads.__getitem__)[:partners]
+            groups = chain(((a, b) for b in others), ((a, b, c) for b, c in zip(others, others[1:])),
+                           ((a, b, c, d) for b, c, d in zip(others, others[1:], others[2:])))
+            moved_any = self.eject(a, deadline) or any(self.resplit(group) for group in groups) or moved_any
+            best, stale = (self.excess, 0) if self.excess < best else (best, stale + 1)
+        return moved_any
+
+    def mark(self, q: int) -> None:
         """Keep ``over`` to the machines above C (O(1) per change), and
         ``under`` and ``receivers`` to those below (O(jobs log n)), for a
         machine whose jobs ``settle`` just changed (or at the start)."""
-        if loads[q] < capacity:
-            under[q] = None
-            receivers.update((lengths[j], j) for j in jobs[q])
-        if loads[q] > capacity and q not in where:
-            where[q] = len(over)
-            over.append(q)
-        elif loads[q] <= capacity and q in where:
+        load, capacity, where = self.loads[q], self.capacity, self.where
+        if load < capacity:
+            self.under[q] = None
+            lengths = self.lengths
+            self.receivers.update((lengths[j], j) for j in self.jobs[q])
+        if load > capacity and q not in where:
+            where[q] = len(self.over)
+            self.over.append(q)
+        elif load <= capacity and q in where:
+            over = self.over
             i, last = where.pop(q), over.pop()
             if last != q:
                 over[i], where[last] = last, i
 
-    def settle(q: int, side: list[int]) -> None:
+    def settle(self, q: int, side: list[int]) -> None:
         """Machine ``q`` holds the jobs ``side`` now; the excess and ``mark`` follow."""
-        nonlocal excess
-        if under.pop(q, 0) is None:  # it was below C: its jobs leave ``receivers``, ``mark`` lists the new ones
-            for j in jobs[q]:
+        lengths, loads, capacity, machine_of = self.lengths, self.loads, self.capacity, self.machine_of
+        if self.under.pop(q, 0) is None:  # it was below C: its jobs leave ``receivers``, ``mark`` lists the new ones
+            receivers = self.receivers
+            for j in self.jobs[q]:
                 receivers.remove((lengths[j], j))
-        excess -= max(loads[q] - capacity, 0)
-        jobs[q], loads[q] = side, sum(lengths[j] for j in side)
-        excess += max(loads[q] - capacity, 0)
+        self.excess -= max(loads[q] - capacity, 0)
+        self.jobs[q], loads[q] = side, sum(lengths[j] for j in side)
+        self.excess += max(loads[q] - capacity, 0)
         for j in side:
             machine_of[j] = q
-        mark(q)
+        self.mark(q)
 
-    def sides_of(pool: list[int], total: int, parts: int) -> list[list[int]] | None:
+    def sides_of(self, pool: list[int], total: int, parts: int) -> list[list[int]] | None:
         """``_split`` of ``pool``, unless its subset-sum table passes ``SPLIT_CELLS``."""
         if total * len(pool) > SPLIT_CELLS:
             return None
-        return _split(pool, lengths, total, parts, capacity, rng)
+        return _split(pool, self.lengths, total, parts, self.capacity, self.rng)
 
-    def resplit(group: tuple[int, ...]) -> bool:
-        """Share the group's jobs out again (see above); False when no split qualifies."""
-        sides = sides_of([j for q in group for j in jobs[q]], sum(loads[q] for q in group), len(group))
+    def resplit(self, group: tuple[int, ...]) -> bool:
+        """Share the group's jobs out again (see ``fill_to``); False when no split qualifies."""
+        jobs, loads = self.jobs, self.loads
+        sides = self.sides_of([j for q in group for j in jobs[q]], sum(loads[q] for q in group), len(group))
         if sides is None:
             return False
-        rng.shuffle(sides)
+        self.rng.shuffle(sides)
         for q, side in zip(group, sides):
-            settle(q, side)
+            self.settle(q, side)
         return True
 
-    by_length = sorted(range(len(lengths)), key=lengths.__getitem__)
-    sorted_lengths = [lengths[j] for j in by_length]
-
-    def jobs_between(low: int, high: int) -> list[int]:
+    def jobs_between(self, low: int, high: int) -> list[int]:
         """The jobs of length in [low, high]."""
-        return by_length[bisect_left(sorted_lengths, low):bisect_right(sorted_lengths, high)]
+        sorted_lengths = self.sorted_lengths
+        return self.by_length[bisect_left(sorted_lengths, low):bisect_right(sorted_lengths, high)]
 
-    def swap(x: int, y: int) -> None:
+    def swap(self, x: int, y: int) -> None:
         """Jobs ``x`` and ``y`` trade machines."""
-        u, v = machine_of[x], machine_of[y]
-        settle(u, [j for j in jobs[u] if j != x] + [y])
-        settle(v, [j for j in jobs[v] if j != y] + [x])
+        u, v = self.machine_of[x], self.machine_of[y]
+        self.settle(u, [j for j in self.jobs[u] if j != x] + [y])
+        self.settle(v, [j for j in self.jobs[v] if j != y] + [x])
 
-    def eject(a: int) -> bool:
+    def eject(self, a: int, deadline: float) -> bool:
         """An ejection chain that takes part of ``a``'s excess e to a machine
         with room: ``a`` swaps a job x for a job of length x - d (d <= e) on
         a machine at C, which then passes d on the same way, until a machine
@@ -325,92 +360,102 @@ def fill_to(lengths: Sequence[int], machine_of: Sequence[int], machines: int, ca
         its jobs with a machine below C that has room for all of d. False
         when no chain is found among ``EJECT_REACH`` machines, or at the
         deadline."""
-        if not under:
+        if not self.under:
             return False
         # machine -> (machine before it, job it gets, job it gives, the excess it passes on)
+        loads, capacity = self.loads, self.capacity
         came: dict[int, tuple[int, int, int, int]] = {a: (a, -1, -1, loads[a] - capacity)}
         queue = [a]
-
-        below = list(receivers)  # unchanged until the chain is applied: plain bisection
-        most_room = capacity - min(loads[q] for q in under)
-
-        def receiver(x: int, d: int) -> tuple[int, int, int] | tuple[int]:
-            """(min(t, d), x, y) for the job y below C that ``x`` takes most of
-            d to (t = length x - length y, within y's machine's room), or (0,):
-            first the lengths y <= x - d, longest first (all of d, if the
-            room allows; ``EJECT_SCAN`` of them), then the longer ones up to
-            x - 1, shortest first (the first that fits is the largest t)."""
-            p = lengths[x]
-            low, high = bisect_left(below, (p - most_room, -1)), bisect_left(below, (p, -1))
-            if low == high:
-                return (0,)
-            at = bisect_right(below, (p - d, len(lengths)), low, high)
-            for k in range(at - 1, max(low, at - EJECT_SCAN) - 1, -1):
-                y = below[k][1]
-                if loads[machine_of[y]] + p - lengths[y] <= capacity:
-                    return d, x, y
-            for k in range(at, high):
-                y = below[k][1]
-                if loads[machine_of[y]] + p - lengths[y] <= capacity:
-                    return p - lengths[y], x, y
-            return (0,)
-
-        def follow(u: int) -> None:
-            """The chain's swaps from ``a`` to ``u``."""
-            while u != a:
-                u, x_in, y_out, _ = came[u]
-                swap(x_in, y_out)
-
+        below = list(self.receivers)  # unchanged until the chain is applied: plain bisection
+        most_room = capacity - min(loads[q] for q in self.under)
         for k, u in enumerate(queue):
             if k & 63 == 63 and time.monotonic() > deadline:
                 return False
-            _, _, given, d = came[u]
-            best: tuple = (0,)  # (min(t, d), x, y): u's best swap with a machine below C
-            for x in jobs[u]:
-                if x != given:
-                    best = max(best, receiver(x, d), key=itemgetter(0))
-                    if best[0] == d:
-                        break
+            best = self.best_swap(u, came[u], below, most_room)
             if best[0]:
-                follow(u)
-                swap(best[1], best[2])
+                self.follow(came, a, u)
+                self.swap(best[1], best[2])
                 return True
-            if rng.random() < EJECT_RESPLITS / machines:  # a pair re-split with a machine below C: all of d or none
-                ending = [j for j in jobs[u] if j != given] + ([came[u][1]] if u != a else [])
-                held = loads[u] + (d if u != a else 0)  # C + d, what u holds at the chain's end
-                roomy = [b for b in under if capacity - loads[b] >= d]
-                for b in rng.sample(roomy, min(EJECT_PAIRS, len(roomy))):
-                    sides = sides_of(ending + jobs[b], held + loads[b], 2)
-                    if sides is not None:
-                        follow(u)
-                        settle(u, sides[0])
-                        settle(b, sides[1])
-                        return True
-            for x in jobs[u]:
-                if x == given:
-                    continue
-                for y in jobs_between(lengths[x] - d, lengths[x] - (1 if u == a else d)):
-                    v = machine_of[y]
-                    if v not in came and loads[v] == capacity and len(came) < EJECT_REACH:
-                        came[v] = (u, x, y, d if u != a else lengths[x] - lengths[y])
-                        queue.append(v)
+            if self.rng.random() < EJECT_RESPLITS / self.machines and self.resplit_chain_end(came, a, u):
+                return True
+            self.extend_chain(came, queue, a, u)
         return False
 
-    for q in range(machines):
-        mark(q)
-    excess = sum(loads[q] - capacity for q in over)
-    best, stale = excess, 0
-    patience = 20 * machines + 200 if patience is None else patience
-    moved_any = False
-    while over and stale < patience and time.monotonic() < deadline:
-        a = over[rng.randrange(len(over))]
-        others = sorted((q for q in rng.sample(range(machines), min(partners + 1, machines)) if q != a),
-                        key=loads.__getitem__)[:partners]
-        groups = chain(((a, b) for b in others), ((a, b, c) for b, c in zip(others, others[1:])),
-                       ((a, b, c, d) for b, c, d in zip(others, others[1:], others[2:])))
-        moved_any = eject(a) or any(resplit(group) for group in groups) or moved_any
-        best, stale = (excess, 0) if excess < best else (best, stale + 1)
-    return (None if over else machine_of), moved_any, machine_of
+    def best_swap(self, u: int, link: tuple[int, int, int, int], below: list[tuple[int, int]],
+                  most_room: int) -> tuple:
+        """(min(t, d), x, y): the swap of ``u``'s job x (not the one it got
+        on the chain) with a job y below C that takes most of the excess d
+        ``u`` passes on, or (0,) when none takes any."""
+        _, _, given, d = link
+        best: tuple = (0,)
+        for x in self.jobs[u]:
+            if x != given:
+                best = max(best, self.receiver(x, d, below, most_room), key=itemgetter(0))
+                if best[0] == d:
+                    break
+        return best
+
+    def receiver(self, x: int, d: int, below: list[tuple[int, int]],
+                 most_room: int) -> tuple[int, int, int] | tuple[int]:
+        """(min(t, d), x, y) for the job y below C that ``x`` takes most of
+        d to (t = length x - length y, within y's machine's room), or (0,):
+        first the lengths y <= x - d, longest first (all of d, if the
+        room allows; ``EJECT_SCAN`` of them), then the longer ones up to
+        x - 1, shortest first (the first that fits is the largest t)."""
+        lengths = self.lengths
+        p = lengths[x]
+        low, high = bisect_left(below, (p - most_room, -1)), bisect_left(below, (p, -1))
+        if low == high:
+            return (0,)
+        loads, machine_of, capacity = self.loads, self.machine_of, self.capacity
+        at = bisect_right(below, (p - d, len(lengths)), low, high)
+        for k in range(at - 1, max(low, at - EJECT_SCAN) - 1, -1):
+            y = below[k][1]
+            if loads[machine_of[y]] + p - lengths[y] <= capacity:
+                return d, x, y
+        for k in range(at, high):
+            y = below[k][1]
+            if loads[machine_of[y]] + p - lengths[y] <= capacity:
+                return p - lengths[y], x, y
+        return (0,)
+
+    def follow(self, came: dict[int, tuple[int, int, int, int]], a: int, u: int) -> None:
+        """The chain's swaps from ``a`` to ``u``."""
+        while u != a:
+            u, x_in, y_out, _ = came[u]
+            self.swap(x_in, y_out)
+
+    def resplit_chain_end(self, came: dict[int, tuple[int, int, int, int]], a: int, u: int) -> bool:
+        """A pair re-split of what ``u`` holds at the chain's end (C + d)
+        with a machine below C that has room for all of d, drawn among them;
+        then the chain to ``u`` is applied. False when none splits."""
+        jobs, loads, capacity, sides_of = self.jobs, self.loads, self.capacity, self.sides_of
+        _, got, given, d = came[u]
+        ending = [j for j in jobs[u] if j != given] + ([got] if u != a else [])
+        held = loads[u] + (d if u != a else 0)
+        roomy = [b for b in self.under if capacity - loads[b] >= d]
+        for b in self.rng.sample(roomy, min(EJECT_PAIRS, len(roomy))):
+            sides = sides_of(ending + jobs[b], held + loads[b], 2)
+            if sides is not None:
+                self.follow(came, a, u)
+                self.settle(u, sides[0])
+                self.settle(b, sides[1])
+                return True
+        return False
+
+    def extend_chain(self, came: dict[int, tuple[int, int, int, int]], queue: list[int], a: int, u: int) -> None:
+        """Queue the machines at C that can take d from ``u``: a job y of
+        length x - d for ``u``'s job x (from ``a``, any length x - e .. x - 1)."""
+        lengths, loads, machine_of, capacity = self.lengths, self.loads, self.machine_of, self.capacity
+        _, _, given, d = came[u]
+        for x in self.jobs[u]:
+            if x == given:
+                continue
+            for y in self.jobs_between(lengths[x] - d, lengths[x] - (1 if u == a else d)):
+                v = machine_of[y]
+                if v not in came and loads[v] == capacity and len(came) < EJECT_REACH:
+                    came[v] = (u, x, y, d if u != a else lengths[x] - lengths[y])
+                    queue.append(v)
 
 
 #: Machines an ejection chain of ``fill_to`` searches through, at most.

@@ -39,23 +39,71 @@ class Policy(Protocol):
 
 
 def run_priority_list(instance, policy: Policy, inner: str) -> Schedule:
+    """The non-delay schedule (see the module's docstring) of the campaigns
+    ``policy`` releases, each campaign's jobs in the order ``inner`` gives."""
     job_order((), inner)  # reject a bad inner order before any work
-    m = instance.machines
-    users = instance.users
-    n = len(instance.lengths)
-    machine, start = [0] * n, [0] * n
-    heap = list(range(m))  # free_time * m + q
-    submissions = [(user.release, u, 0) for u, user in enumerate(users)]
-    heapify(submissions)
-    ready: list = []  # [key, user, campaign, order, position, base, jobs, completion]
+    return _PriorityList(instance, policy, inner).run()
 
-    def next_tick():
-        return min(submissions[0][0] if submissions else inf, policy.next_event())
 
-    def advance(now: int) -> None:
+class _PriorityList:
+    """One run of the scheduler: the submissions to come, by time, and the
+    released campaigns, by key, each with its next job and its completion
+    so far."""
+
+    def __init__(self, instance, policy: Policy, inner: str) -> None:
+        self.instance, self.policy, self.inner = instance, policy, inner
+        self.submissions = [(user.release, u, 0) for u, user in enumerate(instance.users)]
+        heapify(self.submissions)
+        self.ready: list = []  # [key, user, campaign, order, position, base, jobs, completion]
+
+    def run(self) -> Schedule:
+        """At each time a machine is free, the next job of the first ready
+        campaign; the scheduler waits for the next event when none is ready."""
+        m = self.instance.machines
+        n = len(self.instance.lengths)
+        machine, start = [0] * n, [0] * n
+        heap = list(range(m))  # free_time * m + q
+        ready = self.ready
+        remaining = n
+        now = 0
+        tick = self.next_tick()
+        while remaining:
+            key = heap[0]
+            if key // m > now:
+                now = key // m
+            if now >= tick:
+                self.advance(now)
+                tick = self.next_tick()
+            if not ready:
+                if tick == inf:
+                    raise AssertionError("jobs remain but no event is pending")
+                now = tick
+                continue
+            entry = ready[0]
+            order, position, base, jobs = entry[3], entry[4], entry[5], entry[6]
+            local = order[position]
+            end = now + jobs[local]
+            q = key % m
+            machine[base + local] = q
+            start[base + local] = now
+            heapreplace(heap, end * m + q)
+            remaining -= 1
+            if end > entry[7]:
+                entry[7] = end
+            entry[4] = position + 1
+            if position + 1 == len(order):
+                tick = min(tick, self.finish_campaign(entry))
+        return Schedule(tuple(machine), tuple(start))
+
+    def next_tick(self) -> float:
+        """The time of the next submission or policy event (inf when none is left)."""
+        return min(self.submissions[0][0] if self.submissions else inf, self.policy.next_event())
+
+    def advance(self, now: int) -> None:
         """Events and submissions up to ``now``, in time order (an event
         before a submission at the same time). Only integer times are
         compared: for integers t, event <= t iff ceil(event) <= t."""
+        policy, submissions, users = self.policy, self.submissions, self.instance.users
         while True:
             sub = submissions[0][0] if submissions else inf
             event = policy.next_event()
@@ -67,41 +115,18 @@ def run_priority_list(instance, policy: Policy, inner: str) -> Schedule:
                 policy.submitted(*heappop(submissions))
         for key, u, i in policy.released:
             jobs = users[u].campaigns[i].jobs
-            heappush(ready, [key, u, i, job_order(jobs, inner), 0, instance.offsets[u][i], jobs, 0])
+            heappush(self.ready, [key, u, i, job_order(jobs, self.inner), 0, self.instance.offsets[u][i], jobs, 0])
         policy.released.clear()
 
-    remaining = n
-    now = 0
-    tick = next_tick()
-    while remaining:
-        key = heap[0]
-        if key // m > now:
-            now = key // m
-        if now >= tick:
-            advance(now)
-            tick = next_tick()
-        if not ready:
-            if tick == inf:
-                raise AssertionError("jobs remain but no event is pending")
-            now = tick
-            continue
-        entry = ready[0]
-        order, position, base, jobs = entry[3], entry[4], entry[5], entry[6]
-        local = order[position]
-        end = now + jobs[local]
-        q = key % m
-        machine[base + local] = q
-        start[base + local] = now
-        heapreplace(heap, end * m + q)
-        remaining -= 1
-        if end > entry[7]:
-            entry[7] = end
-        entry[4] = position + 1
-        if position + 1 == len(order):
-            heappop(ready)
-            u, i = entry[1], entry[2]
-            if i + 1 < len(users[u].campaigns):
-                submitted = entry[7] + users[u].campaigns[i + 1].think_time
-                heappush(submissions, (submitted, u, i + 1))
-                tick = min(tick, submitted)
-    return Schedule(tuple(machine), tuple(start))
+    def finish_campaign(self, entry: list) -> float:
+        """The campaign of ``entry`` has all its jobs placed: it leaves the
+        ready ones and its user's next campaign is submitted at its
+        completion plus its think time; that time, or inf for the user's last."""
+        heappop(self.ready)
+        u, i = entry[1], entry[2]
+        campaigns = self.instance.users[u].campaigns
+        if i + 1 == len(campaigns):
+            return inf
+        submitted = entry[7] + campaigns[i + 1].think_time
+        heappush(self.submissions, (submitted, u, i + 1))
+        return submitted

@@ -296,92 +296,9 @@ def search(start: Start, score: Score, size: Callable[[Any], Size], limits: Limi
     began = time.monotonic()
     end = math.inf if budget is None else began + budget
     deadline = math.inf if budget is None else began + (0.75 if shrink_result else 1.0) * budget
-    found = Found(None, None)
-    steps = restarts = 0
-    sampling, moving = _Yield(), _Yield()
-    timed = evaluations is None   # costs in seconds; else in proven instances, so that a run is repeatable
-
-    def more() -> bool:
-        unbounded = found.scored is not None and found.scored.ratio == math.inf   # nothing is worse
-        if stop_at is not None and found.scored is not None and found.scored.ratio >= stop_at:
-            return False
-        return time.monotonic() < deadline and (evaluations is None or evaluate.evaluated < evaluations) \
-            and steps < 50 * (evaluations or math.inf) + 1000 and not unbounded
-
-    def unit() -> float:
-        """The mean cost of a proven instance so far (of a try, before any is
-        proven): moves that leave what the score judges cost next to nothing
-        and do not make the unit smaller."""
-        tries = evaluate.evaluated or evaluate.skipped
-        return max((sampling.spent + moving.spent) / tries, 1e-9) if timed and tries else 1.0
-
-    def fresh(scale: Limits) -> dict:
-        """A fresh start, the time it took charged to sampling (a claim's start may walk many moves)."""
-        began_at = time.perf_counter()
-        data = start(rng, scale)
-        if timed:
-            sampling.spent += time.perf_counter() - began_at
-        return data
-
-    def judge(data: dict, source: _Yield) -> tuple[Scored | None, float]:
-        """The score of ``data`` (kept if best), its cost charged to
-        ``source`` (its seconds, or one try when newly proven: an instance
-        met again is no new try, nor a new best), and what the move costs a
-        chain's patience: its seconds, a mean evaluation's when met again
-        (a chain circling known instances gives up as it did when moves
-        were counted), or one move."""
-        began_at = time.perf_counter()
-        scored = evaluate(data)
-        seconds = time.perf_counter() - began_at
-        source.spent += seconds if timed else evaluate.proved_now
-        cost = (unit() if evaluate.cached else seconds) if timed else 1.0
-        if scored is not None and scored.beats(found.scored):
-            found.data, found.scored = data, scored
-            found.trajectory.append((evaluate.evaluated, round(time.monotonic() - began, 3), str(scored.ratio)))
-            source.won += 1
-        return scored, cost
-
-    while more():
-        scale = replace(limits, max_value=rng.choice(_ladder(limits.max_value)))
-        if strategy == "random":
-            judge(fresh(scale), sampling)
-            steps += 1
-            continue
-        restarts += 1
-        patience = PATIENCE * luby(restarts)
-        moves, samples = moving.rate(unit()), sampling.rate(unit())
-        if found.data is not None and rng.random() < moves / (moves + samples):
-            starts, source = [_kick(found.data, rng, scale)], moving
-        else:  # the best of a batch of fresh starts, larger where sampling has found more than moving
-            batch = max(1, min(round(patience * samples / moves), MAX_BATCH * patience))
-            starts, source = (fresh(scale) for _ in range(batch)), sampling
-        current, current_score = None, None
-        for candidate in starts:
-            if not more():
-                break
-            scored, _ = judge(candidate, source)
-            steps += 1
-            if scored is not None and scored.beats(current_score):
-                current, current_score = candidate, scored
-        if current_score is None:
-            continue
-        # the chain gives up after costing ``patience`` evaluations' worth without a gain
-        stale, temperature, patience_cost = 0.0, TEMPERATURE, patience * unit()
-        while more() and stale < patience_cost:
-            candidate = mutate(current, rng, scale)
-            scored, cost = judge(candidate, moving)
-            steps += 1
-            if scored is None:
-                stale += cost
-                continue
-            gain = scored.gain(current_score)
-            if gain > 0:
-                stale = 0.0
-            else:
-                stale += cost
-            if gain >= 0 or (strategy == "anneal" and rng.random() < math.exp(gain / temperature)):
-                current, current_score = candidate, scored
-            temperature = max(temperature * COOLING, 1e-4)
+    run = _Search(start, evaluate, limits, rng, strategy, evaluations, stop_at, began, deadline)
+    run.explore()
+    found = run.found
     found.evaluated, found.skipped = evaluate.evaluated, evaluate.skipped
     if found.data is not None and shrink_result:
         found.unshrunk = found.data
@@ -390,3 +307,117 @@ def search(start: Start, score: Score, size: Callable[[Any], Size], limits: Limi
                             and s.ratio >= best, smaller, max_steps=1000)
         found.scored = evaluate(found.data)
     return found
+
+
+class _Search:
+    """The state of one ``search`` before the shrinking: the best instance so
+    far, the steps and restarts taken, and what fresh starts and moves have
+    cost and paid (``_Yield``)."""
+
+    def __init__(self, start: Start, evaluate: Evaluator, limits: Limits, rng: random.Random, strategy: str,
+                 evaluations: int | None, stop_at: Fraction | None, began: float, deadline: float) -> None:
+        self.start, self.evaluate, self.limits, self.rng, self.strategy = start, evaluate, limits, rng, strategy
+        self.evaluations, self.stop_at, self.began, self.deadline = evaluations, stop_at, began, deadline
+        self.found = Found(None, None)
+        self.steps = self.restarts = 0
+        self.sampling, self.moving = _Yield(), _Yield()
+        self.timed = evaluations is None   # costs in seconds; else in proven instances, so that a run is repeatable
+
+    def more(self) -> bool:
+        """Whether the search goes on: no time, evaluations or steps left,
+        a ratio of ``stop_at`` or an unbounded one (nothing is worse) end it."""
+        scored = self.found.scored
+        unbounded = scored is not None and scored.ratio == math.inf
+        if self.stop_at is not None and scored is not None and scored.ratio >= self.stop_at:
+            return False
+        return time.monotonic() < self.deadline \
+            and (self.evaluations is None or self.evaluate.evaluated < self.evaluations) \
+            and self.steps < 50 * (self.evaluations or math.inf) + 1000 and not unbounded
+
+    def unit(self) -> float:
+        """The mean cost of a proven instance so far (of a try, before any is
+        proven): moves that leave what the score judges cost next to nothing
+        and do not make the unit smaller."""
+        tries = self.evaluate.evaluated or self.evaluate.skipped
+        return max((self.sampling.spent + self.moving.spent) / tries, 1e-9) if self.timed and tries else 1.0
+
+    def fresh(self, scale: Limits) -> dict:
+        """A fresh start, the time it took charged to sampling (a claim's start may walk many moves)."""
+        began_at = time.perf_counter()
+        data = self.start(self.rng, scale)
+        if self.timed:
+            self.sampling.spent += time.perf_counter() - began_at
+        return data
+
+    def judge(self, data: dict, source: _Yield) -> tuple[Scored | None, float]:
+        """The score of ``data`` (kept if best), its cost charged to
+        ``source`` (its seconds, or one try when newly proven: an instance
+        met again is no new try, nor a new best), and what the move costs a
+        chain's patience: its seconds, a mean evaluation's when met again
+        (a chain circling known instances gives up as it did when moves
+        were counted), or one move."""
+        evaluate, found = self.evaluate, self.found
+        began_at = time.perf_counter()
+        scored = evaluate(data)
+        seconds = time.perf_counter() - began_at
+        source.spent += seconds if self.timed else evaluate.proved_now
+        cost = (self.unit() if evaluate.cached else seconds) if self.timed else 1.0
+        if scored is not None and scored.beats(found.scored):
+            found.data, found.scored = data, scored
+            found.trajectory.append((evaluate.evaluated, round(time.monotonic() - self.began, 3), str(scored.ratio)))
+            source.won += 1
+        return scored, cost
+
+    def explore(self) -> None:
+        """Fresh starts only (``random``), or chains from restarts until ``more`` says no."""
+        while self.more():
+            scale = replace(self.limits, max_value=self.rng.choice(_ladder(self.limits.max_value)))
+            if self.strategy == "random":
+                self.judge(self.fresh(scale), self.sampling)
+                self.steps += 1
+                continue
+            self.restarts += 1
+            patience = PATIENCE * luby(self.restarts)
+            current, current_score = self.chain_start(scale, patience)
+            if current_score is not None:
+                self.walk(current, current_score, scale, patience)
+
+    def chain_start(self, scale: Limits, patience: int) -> tuple[dict | None, Scored | None]:
+        """Where a chain starts, and its score (None when no start was
+        judged): a kick from the best so far, or the best of a batch of
+        fresh starts, drawn by how well each has paid."""
+        moves, samples = self.moving.rate(self.unit()), self.sampling.rate(self.unit())
+        if self.found.data is not None and self.rng.random() < moves / (moves + samples):
+            starts, source = [_kick(self.found.data, self.rng, scale)], self.moving
+        else:  # the best of a batch of fresh starts, larger where sampling has found more than moving
+            batch = max(1, min(round(patience * samples / moves), MAX_BATCH * patience))
+            starts, source = (self.fresh(scale) for _ in range(batch)), self.sampling
+        current, current_score = None, None
+        for candidate in starts:
+            if not self.more():
+                break
+            scored, _ = self.judge(candidate, source)
+            self.steps += 1
+            if scored is not None and scored.beats(current_score):
+                current, current_score = candidate, scored
+        return current, current_score
+
+    def walk(self, current: dict, current_score: Scored, scale: Limits, patience: int) -> None:
+        """One chain of moves, by hill climbing or annealing; it gives up
+        after costing ``patience`` evaluations' worth without a gain."""
+        stale, temperature, patience_cost = 0.0, TEMPERATURE, patience * self.unit()
+        while self.more() and stale < patience_cost:
+            candidate = mutate(current, self.rng, scale)
+            scored, cost = self.judge(candidate, self.moving)
+            self.steps += 1
+            if scored is None:
+                stale += cost
+                continue
+            gain = scored.gain(current_score)
+            if gain > 0:
+                stale = 0.0
+            else:
+                stale += cost
+            if gain >= 0 or (self.strategy == "anneal" and self.rng.random() < math.exp(gain / temperature)):
+                current, current_score = candidate, scored
+            temperature = max(temperature * COOLING, 1e-4)

@@ -99,6 +99,9 @@ def _schedule_from_starts(instance, starts) -> Schedule:
 
 
 def solve(instance, objective: str, solver: str, time_limit: float, formulation: str = "default") -> Result:
+    """The objective's optimum: by decomposition for one user, else by the
+    joint model (one minimisation for sum-user-flow, the candidate bisection
+    for the ratios), half the time going to the campaigns' optima."""
     began = time.monotonic()
     deadline = began + time_limit
     model = backend(solver, "campaign")
@@ -118,16 +121,8 @@ def solve(instance, objective: str, solver: str, time_limit: float, formulation:
         return objective_value(instance, schedule, objective, flows_star)
 
     lower_delta = tuple(tuple(s.bound for s in row) for row in optima)
-
     if instance.n_users == 1:
-        schedule = _chain_of_optima(instance, optima)
-        value = value_of(schedule)
-        if proven:  # each campaign's optimum certified by the P||Cmax engine
-            return Result(OPTIMAL, value, value, schedule, solver, "decomposition", time.monotonic() - began,
-                          details, ("decomposition",))
-        bound = _decomposition_bound(instance, objective, optima)
-        return Result(FEASIBLE, value, bound, schedule, solver, "decomposition", time.monotonic() - began,
-                      details, ("decomposition",))
+        return _one_user(instance, objective, optima, proven, value_of, solver, began, details)
 
     incumbent_value, incumbent_name, incumbent = _best_heuristic(instance, value_of)
     details["incumbent"] = incumbent_name
@@ -136,25 +131,7 @@ def solve(instance, objective: str, solver: str, time_limit: float, formulation:
         return _sum_user_flow(instance, lower_delta, incumbent, incumbent_value, value_of, solver, formulation,
                               began, time_limit, details)
 
-    if objective == "max-user-stretch":
-        denominators = [Fraction(f) for f in flows_star]
-        lower, lower_proof = Fraction(1), ("stretch>=1",)
-
-        def question(limits, chosen):
-            return CampaignSpec(instance, lower_delta, flow_limit=tuple(limits), formulation=chosen)
-    elif objective == "max-campaign-stretch":
-        bounds = [(u, i, fractional_lower_bound(c.jobs, instance.machines))
-                  for u, user in enumerate(instance.users) for i, c in enumerate(user.campaigns)]
-        denominators = [l for _, _, l in bounds]
-        lower, lower_proof = max(Fraction(lower_delta[u][i]) / l for u, i, l in bounds), ("campaign-bounds",)
-
-        def question(limits, chosen):
-            delta = [[None] * len(user.campaigns) for user in instance.users]
-            for (u, i, _), limit in zip(bounds, limits):
-                delta[u][i] = limit
-            return CampaignSpec(instance, lower_delta, delta_limit=tuple(map(tuple, delta)), formulation=chosen)
-    else:
-        raise UserInputError("--objective", f"unknown campaign objective {objective!r}")
+    denominators, lower, lower_proof, question = _ratio_questions(instance, objective, lower_delta, flows_star)
 
     def ask(backend_model, limits, seconds):
         chosen = formulation if backend_model is model else "default"  # a confirming backend: its own default
@@ -165,6 +142,47 @@ def solve(instance, objective: str, solver: str, time_limit: float, formulation:
     details.update(search.details, questions=search.questions)
     return Result(search.status, search.value, search.bound, search.schedule, solver,
                   f"{solver}:{formulation}:ratio-bisection", time.monotonic() - began, details, search.proof)
+
+
+def _one_user(instance, objective: str, optima, proven: bool, value_of, solver: str, began: float,
+              details: dict) -> Result:
+    """One user: the chain of the campaigns' optima minimises every Δ_i at
+    once; optimal where each campaign's optimum is certified by the P||Cmax
+    engine, else bounded by the campaigns' bounds."""
+    schedule = _chain_of_optima(instance, optima)
+    value = value_of(schedule)
+    if proven:
+        return Result(OPTIMAL, value, value, schedule, solver, "decomposition", time.monotonic() - began,
+                      details, ("decomposition",))
+    bound = _decomposition_bound(instance, objective, optima)
+    return Result(FEASIBLE, value, bound, schedule, solver, "decomposition", time.monotonic() - began,
+                  details, ("decomposition",))
+
+
+def _ratio_questions(instance, objective: str, lower_delta, flows_star):
+    """What ``minimize_max_ratio`` needs of a ratio objective: the
+    denominators, a certified lower bound and its proof, and
+    ``question(limits, formulation)``, the CampaignSpec that limits the
+    numerators (each user's flow, or each campaign's Δ_i)."""
+    if objective == "max-user-stretch":
+
+        def flow_question(limits, chosen):
+            return CampaignSpec(instance, lower_delta, flow_limit=tuple(limits), formulation=chosen)
+
+        return [Fraction(f) for f in flows_star], Fraction(1), ("stretch>=1",), flow_question
+    if objective == "max-campaign-stretch":
+        bounds = [(u, i, fractional_lower_bound(c.jobs, instance.machines))
+                  for u, user in enumerate(instance.users) for i, c in enumerate(user.campaigns)]
+
+        def delta_question(limits, chosen):
+            delta = [[None] * len(user.campaigns) for user in instance.users]
+            for (u, i, _), limit in zip(bounds, limits):
+                delta[u][i] = limit
+            return CampaignSpec(instance, lower_delta, delta_limit=tuple(map(tuple, delta)), formulation=chosen)
+
+        lower = max(Fraction(lower_delta[u][i]) / l for u, i, l in bounds)
+        return [l for _, _, l in bounds], lower, ("campaign-bounds",), delta_question
+    raise UserInputError("--objective", f"unknown campaign objective {objective!r}")
 
 
 def _sum_user_flow(instance, lower_delta, incumbent, incumbent_value, value_of, solver: str, formulation: str,

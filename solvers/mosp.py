@@ -22,6 +22,7 @@ from schedbench.solvers import backend
 from schedbench.solvers.certificate import SEARCH_SHARE, confirm, other_methods, nested_unconfirmed
 from schedbench.solvers.mosp_local_search import improve
 from schedbench.solvers.pcmax import PcmaxSolution, derived_cache, pcmax_optima, pcmax_optimum
+from schedbench.solvers.pcmax import result as pcmax_result
 
 
 BACKENDS = ("cpsat", "milp", "portfolio")  # portfolio: unconstrained-makespan (P||Cmax) only
@@ -233,9 +234,7 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
         raise UserInputError("--solver", "the portfolio solves P||Cmax problems only (unconstrained-makespan); "
                                          "makespan takes cpsat or milp")
     if objective == "unconstrained-makespan":
-        from schedbench.solvers.pcmax import result
-
-        return result(pcmax_optimum(instance.lengths, instance.machines, solver, time_limit), solver, began)
+        return pcmax_result(pcmax_optimum(instance.lengths, instance.machines, solver, time_limit), solver, began)
     deadline = began + time_limit
     spec = MospSpec(instance, local_references(instance, time_limit / 4))
     details: dict = {"local_references": list(spec.references)}
@@ -243,20 +242,10 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
         return Result(INFEASIBLE, None, None, None, solver, "references", time.monotonic() - began, details,
                       ("references",))
     decide = backend(solver, "mosp").decide
-    relaxed, relaxed_schedule = relaxation(spec, time_limit / 4)
-    best = incumbent(spec, (relaxed_schedule,), time_limit / 8)
-    details.update(nested_unconfirmed([relaxed]))
-    formula = spec.lower_bound()
-    certified, proof = (formula, ("LB",)) if formula >= relaxed.bound else (relaxed.bound, relaxed.proof)
-    if instance.selfish and best is not None:
-        best = improve(spec, best, certified, began + LOCAL_SEARCH_SHARE * time_limit)
+    certified, proof, best = _bound_and_incumbent(spec, began, time_limit, details)
     upper = spec.horizon if best is None else makespan(instance, best) - 1  # the caps left to decide
     method = "bounds" if certified > upper else "model"
-    search_end = began + SEARCH_SHARE * time_limit
-    per_cap = (time_limit / 4, time_limit / 10) if solver == "cpsat" else (time_limit, time_limit)
-    claimed, schedule, settled = _increasing_caps(spec, decide, certified, upper, search_end, best, *per_cap)
-    if not settled and solver == "cpsat" and claimed < upper and time.monotonic() < search_end:
-        claimed, schedule = _minimise(spec, decide, claimed, upper, search_end, schedule)
+    claimed, schedule = _search_caps(spec, decide, solver, certified, upper, best, began, time_limit)
     value = None if schedule is None else makespan(instance, schedule)
     target = upper if value is None else value - 1  # the cap whose refutation makes the answer
     if claimed > certified and min(claimed - 1, target) >= certified:
@@ -267,6 +256,14 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
             certified, proof = min(claimed, target + 1), (solver, done.by)
         elif done.found is not None:  # the claim was false: a schedule under its cap exists
             schedule, value = done.found, makespan(instance, done.found)
+    return _result(schedule, value, certified, proof, upper, solver, method, began, details)
+
+
+def _result(schedule: Schedule | None, value: int | None, certified: int, proof: tuple[str, ...], upper: int,
+            solver: str, method: str, began: float, details: dict) -> Result:
+    """The answer: optimal where the certified bound reaches the schedule's
+    makespan; without a schedule, infeasible where the bound passes every
+    cap left (``upper``), else unknown."""
     elapsed = time.monotonic() - began
     if schedule is None:
         status = INFEASIBLE if certified > upper else UNKNOWN
@@ -275,6 +272,33 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     status = OPTIMAL if certified >= value else FEASIBLE
     return Result(status, Fraction(value), Fraction(min(certified, value)), schedule, solver, method, elapsed,
                   details, proof)
+
+
+def _bound_and_incumbent(spec: MospSpec, began: float, time_limit: float,
+                         details: dict) -> tuple[int, tuple[str, ...], Schedule | None]:
+    """The certified lower bound (LB, or the relaxation's) and its proof,
+    and the incumbent, brought down by the local search on selfish
+    instances; the relaxation's unconfirmed claim, if any, goes to ``details``."""
+    relaxed, relaxed_schedule = relaxation(spec, time_limit / 4)
+    best = incumbent(spec, (relaxed_schedule,), time_limit / 8)
+    details.update(nested_unconfirmed([relaxed]))
+    formula = spec.lower_bound()
+    certified, proof = (formula, ("LB",)) if formula >= relaxed.bound else (relaxed.bound, relaxed.proof)
+    if spec.instance.selfish and best is not None:
+        best = improve(spec, best, certified, began + LOCAL_SEARCH_SHARE * time_limit)
+    return certified, proof, best
+
+
+def _search_caps(spec: MospSpec, decide, solver: str, certified: int, upper: int, best: Schedule | None,
+                 began: float, time_limit: float) -> tuple[int, Schedule | None]:
+    """The caps from ``certified`` to ``upper`` within the search's share of
+    the time (see ``solve``): the lower bound they claim and the best schedule."""
+    search_end = began + SEARCH_SHARE * time_limit
+    per_cap = (time_limit / 4, time_limit / 10) if solver == "cpsat" else (time_limit, time_limit)
+    claimed, schedule, settled = _increasing_caps(spec, decide, certified, upper, search_end, best, *per_cap)
+    if not settled and solver == "cpsat" and claimed < upper and time.monotonic() < search_end:
+        claimed, schedule = _minimise(spec, decide, claimed, upper, search_end, schedule)
+    return claimed, schedule
 
 
 def _cap_answer(spec, outcome) -> tuple[str, Schedule | None]:

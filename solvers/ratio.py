@@ -22,7 +22,7 @@ from math import ceil, floor
 
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL
 from schedbench.solvers import backend
-from schedbench.solvers.certificate import FORMULA, SEARCH_SHARE, confirm, other_methods
+from schedbench.solvers.certificate import FORMULA, SEARCH_SHARE, Confirmation, confirm, other_methods
 
 #: Share of the confirmation's time kept for the claim before the last: the
 #: last claim is often the search's hardest refutation, and should a second
@@ -68,58 +68,93 @@ def minimize_max_ratio(denominators: Sequence[Fraction], lower: Fraction, lower_
     again instead, within ``FALLBACK_SHARE`` of the time left."""
     began = time.monotonic()
     search_end, deadline = began + SEARCH_SHARE * time_limit, began + time_limit
-    model = backend(solver, family)
-
-    def limits(target: Fraction) -> list[int]:
-        return [floor(target * d) for d in denominators]
-
-    certified, claimed, refuted, questions = lower, lower, None, 0
-    refutations: list[Fraction] = []  # the targets the model refuted, increasing
-    while time.monotonic() < search_end:
-        below = largest_candidate_below(upper, denominators)
-        if upper <= claimed or below < claimed:
-            break
-        target = (claimed + below) / 2
-        status, found = ask(model, limits(target), search_end - time.monotonic())
-        questions += 1
-        if found is not None:
-            value = value_of(found)
-            if value > target:
-                raise AssertionError(f"model broke its limits: value {value} > target {target}")
-            upper, schedule = value, found
-        elif status in (INFEASIBLE, FORMULA):
-            claimed, refuted = smallest_candidate_above(target, denominators), target
-            if status == FORMULA:  # a checkable refutation: certified as it stands
-                certified, lower_proof = claimed, ("windows",)
-            else:
-                refutations.append(target)
-        else:
-            break
-    proof, details = lower_proof, {}
-    below = largest_candidate_below(upper, denominators)
-    if claimed > certified and below >= certified:
-        question = below if below < claimed else refuted  # the weakest question the claim needs
-
-        def confirmed(target: Fraction, until: float):
-            return confirm(other_methods(family, solver, lambda other, seconds: ask(other, limits(target), seconds)),
-                           until)
-
-        earlier = next((r for r in reversed(refutations)  # a strictly weaker question than the last, if any
-                        if certified < smallest_candidate_above(r, denominators) <= question), None)
-        reserve = 0.0 if earlier is None else FALLBACK_SHARE * (deadline - time.monotonic())
-        done = confirmed(question, deadline - reserve)
-        if done.confirmed:
-            certified, proof = smallest_candidate_above(question, denominators), (solver, done.by)
-        elif done.found is not None and value_of(done.found) < upper:  # the claim was false
-            upper, schedule = value_of(done.found), done.found
-        elif done.found is None and earlier is not None:  # the claim before it, as the bound if confirmed instead
-            again = confirmed(earlier, deadline)
-            if again.confirmed:
-                certified, proof = smallest_candidate_above(earlier, denominators), (solver, again.by)
-            elif again.found is not None and value_of(again.found) < upper:  # both claims were false
-                upper, schedule = value_of(again.found), again.found
-            done = replace(done, seconds=done.seconds + again.seconds, found=again.found, found_by=again.found_by)
-        details.update(done.details(claimed, solver, certified))
+    search = _Bisection(denominators, value_of, family, solver, ask, upper, schedule,
+                        certified=lower, proof=lower_proof, claimed=lower)
+    search.bisect(backend(solver, family), search_end)
+    details = search.confirm_claim(deadline)
+    upper, certified = search.upper, search.certified
     if upper <= certified or largest_candidate_below(upper, denominators) < certified:
-        return RatioSearch(OPTIMAL, upper, upper, schedule, questions, proof, details)
-    return RatioSearch(FEASIBLE, upper, certified, schedule, questions, proof, details)
+        return RatioSearch(OPTIMAL, upper, upper, search.schedule, search.questions, search.proof, details)
+    return RatioSearch(FEASIBLE, upper, certified, search.schedule, search.questions, search.proof, details)
+
+
+@dataclass
+class _Bisection:
+    """The search of ``minimize_max_ratio``: what it asks (the candidates'
+    ``denominators``, a schedule's exact value, the backend's ``ask``) and
+    where it stands: the best schedule and its value ``upper``, the bound
+    ``certified`` (``proof`` says how) and the one ``claimed`` by the
+    model's refutations, not confirmed yet; the last target refuted and
+    every one the model refuted, increasing."""
+    denominators: Sequence[Fraction]
+    value_of: Callable[[object], Fraction]
+    family: str
+    solver: str
+    ask: Ask
+    upper: Fraction
+    schedule: object
+    certified: Fraction
+    proof: tuple[str, ...]
+    claimed: Fraction
+    refuted: Fraction | None = None
+    refutations: list[Fraction] = field(default_factory=list)
+    questions: int = 0
+
+    def limits(self, target: Fraction) -> list[int]:
+        """The numerators' limits of the question "is the maximum ratio <= ``target``?"."""
+        return [floor(target * d) for d in self.denominators]
+
+    def bisect(self, model, search_end: float) -> None:
+        """Ask ``model`` about the middle of the candidates between the claimed
+        bound and the best value until none is left, the model answers
+        neither way, or ``search_end``."""
+        while time.monotonic() < search_end:
+            below = largest_candidate_below(self.upper, self.denominators)
+            if self.upper <= self.claimed or below < self.claimed:
+                break
+            target = (self.claimed + below) / 2
+            status, found = self.ask(model, self.limits(target), search_end - time.monotonic())
+            self.questions += 1
+            if found is not None:
+                value = self.value_of(found)
+                if value > target:
+                    raise AssertionError(f"model broke its limits: value {value} > target {target}")
+                self.upper, self.schedule = value, found
+            elif status in (INFEASIBLE, FORMULA):
+                self.claimed, self.refuted = smallest_candidate_above(target, self.denominators), target
+                if status == FORMULA:  # a checkable refutation: certified as it stands
+                    self.certified, self.proof = self.claimed, ("windows",)
+                else:
+                    self.refutations.append(target)
+            else:
+                break
+
+    def confirm_claim(self, deadline: float) -> dict:
+        """Have the claimed bound confirmed by another method (see
+        ``minimize_max_ratio``); the confirmation's details, empty when
+        nothing above the certified bound is claimed."""
+        below = largest_candidate_below(self.upper, self.denominators)
+        if not (self.claimed > self.certified and below >= self.certified):
+            return {}
+        question = below if below < self.claimed else self.refuted  # the weakest question the claim needs
+        earlier = next((r for r in reversed(self.refutations)  # a strictly weaker question than the last, if any
+                        if self.certified < smallest_candidate_above(r, self.denominators) <= question), None)
+        reserve = 0.0 if earlier is None else FALLBACK_SHARE * (deadline - time.monotonic())
+        done = self.confirmed(question, deadline - reserve)
+        if done.found is None and not done.confirmed and earlier is not None:
+            # the claim before it, as the bound if confirmed instead
+            again = self.confirmed(earlier, deadline)
+            done = replace(done, seconds=done.seconds + again.seconds, found=again.found, found_by=again.found_by)
+        return done.details(self.claimed, self.solver, self.certified)
+
+    def confirmed(self, target: Fraction, until: float) -> Confirmation:
+        """The refutation of ``target`` asked again by the other methods; the
+        bound it certifies, or the better schedule one of them found (the
+        claim was false), is taken."""
+        done = confirm(other_methods(self.family, self.solver,
+                                     lambda other, seconds: self.ask(other, self.limits(target), seconds)), until)
+        if done.confirmed:
+            self.certified, self.proof = smallest_candidate_above(target, self.denominators), (self.solver, done.by)
+        elif done.found is not None and (value := self.value_of(done.found)) < self.upper:
+            self.upper, self.schedule = value, done.found
+        return done

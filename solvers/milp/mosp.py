@@ -88,23 +88,13 @@ def _selfish(problem, spec, horizon: int, time_limit: float) -> ModelOutcome:
         return UNKNOWN
     deadline = time.monotonic() + time_limit
     enumerated_by = deadline - time_limit / 2  # as ``affordable``: half the time to build the model
-    configurations = []
-    for k in range(inst.n_organizations):
-        found = configurations_of(spec, k, horizon, enumerated_by)
-        if found is None:
-            return UNKNOWN
-        if not found:  # the organization cannot place its jobs under the cap at all
-            return ModelOutcome(INFEASIBLE, None, None, None)
-        configurations.append(found)
+    configurations = _every_organizations_configurations(spec, horizon, enumerated_by)
+    if isinstance(configurations, ModelOutcome):
+        return configurations
     latest = [min(spec.latest_completion(j), horizon) for j in range(len(lengths))]
     exportable = sorted({j for found in configurations for c in found for j in c.exported})
     windows = {j: latest[j] - lengths[j] + 1 for j in exportable}
-    # coefficients: each x in its machine rows (its length) and ready rows (up to its window), and each
-    # configuration in the machine rows of its loads and the ready rows of its exports (up to its ready time)
-    size = sum(windows[j] * (m - len(inst.machine_slice(owner[j]))) * (lengths[j] + windows[j]) for j in exportable)
-    size += sum(sum(c.loads) + sum(min(c.ready, windows[j]) + 1 for j in c.exported)
-                for found in configurations for c in found)
-    if not affordable(size, time_limit):
+    if not affordable(_coefficients(inst, configurations, windows), time_limit):
         return UNKNOWN
     chosen = [[problem.add_variable(f"c_{k}_{i}", cat=pulp.LpBinary) for i in range(len(found))]
               for k, found in enumerate(configurations)]
@@ -112,33 +102,9 @@ def _selfish(problem, spec, horizon: int, time_limit: float) -> ModelOutcome:
          for j in exportable for q in range(m) if home[q] != owner[j] for t in range(windows[j])}
     for k, options in enumerate(chosen):
         problem += pulp.lpSum(options) == 1, f"one_{k}"
-    occupied: dict[tuple[int, int], list] = {}  # (q, t): what runs on q at t
-    exported_by: dict[int, list] = {j: [] for j in exportable}  # j: (ready, variable) per configuration exporting j
-    machine: list[list] = [[] for _ in lengths]  # j: its machine's terms, to read the schedule back
-    for k, found in enumerate(configurations):
-        mine = inst.machine_slice(k)
-        for c, v in zip(found, chosen[k]):
-            for q, load in zip(mine, c.loads):
-                for t in range(load):
-                    occupied.setdefault((q, t), []).append(v)
-            for j in c.exported:
-                exported_by[j].append((c.ready, v))
-            for j, q in c.machine.items():
-                machine[j].append(q * v)
-    placements: dict[int, list] = {j: [] for j in exportable}
-    for (j, q, t), v in x.items():
-        placements[j].append((q, t, v))
-        machine[j].append(q * v)
-        for tau in range(t, t + lengths[j]):
-            occupied.setdefault((q, tau), []).append(v)
-    for (q, t), running in occupied.items():
-        if len(running) > 1:
-            problem += pulp.lpSum(running) <= 1, f"machine_{q}_{t}"
-    for j in exportable:
-        problem += pulp.lpSum(v for _, _, v in placements[j]) == pulp.lpSum(v for _, v in exported_by[j]), f"out_{j}"
-        for t in range(1, windows[j]):  # starting at t or later needs a configuration ready by t or later
-            problem += pulp.lpSum(v for _, start, v in placements[j] if start >= t) <= pulp.lpSum(
-                v for ready, v in exported_by[j] if ready >= t), f"ready_{j}_{t}"
+    occupied, exported_by, machine = _configuration_terms(inst, configurations, chosen, exportable)
+    placements = _placement_terms(x, lengths, exportable, occupied, machine)
+    _add_machine_and_export_rows(problem, occupied, exported_by, placements, windows)
     if inst.local_objective == "sum_ci":
         for k, found in enumerate(configurations):
             problem += pulp.lpSum(c.own_completions * v for c, v in zip(found, chosen[k])) + pulp.lpSum(
@@ -153,6 +119,84 @@ def _selfish(problem, spec, horizon: int, time_limit: float) -> ModelOutcome:
         outcome.solution = outcome.solution[:len(lengths)] + _prefix_starts(spec, outcome.solution[:len(lengths)],
                                                                            outcome.solution[len(lengths):])
     return outcome
+
+
+def _every_organizations_configurations(spec, horizon: int,
+                                        deadline: float) -> list[list["Configuration"]] | ModelOutcome:
+    """``configurations_of`` each organization, or the outcome that ends the
+    model before it is built: unknown past the limits or ``deadline``,
+    infeasible where an organization cannot place its jobs under the cap at all."""
+    configurations = []
+    for k in range(spec.instance.n_organizations):
+        found = configurations_of(spec, k, horizon, deadline)
+        if found is None:
+            return UNKNOWN
+        if not found:
+            return ModelOutcome(INFEASIBLE, None, None, None)
+        configurations.append(found)
+    return configurations
+
+
+def _coefficients(inst, configurations: list[list["Configuration"]], windows: dict[int, int]) -> int:
+    """The model's size, for ``affordable``: each x in its machine rows (its
+    length) and ready rows (up to its window), and each configuration in the
+    machine rows of its loads and the ready rows of its exports (up to its
+    ready time)."""
+    lengths, m, owner = inst.lengths, inst.machines, inst.owner_of_job
+    size = sum(window * (m - len(inst.machine_slice(owner[j]))) * (lengths[j] + window)
+               for j, window in windows.items())
+    size += sum(sum(c.loads) + sum(min(c.ready, windows[j]) + 1 for j in c.exported)
+                for found in configurations for c in found)
+    return size
+
+
+def _configuration_terms(inst, configurations: list[list["Configuration"]], chosen: list[list],
+                         exportable: list[int]) -> tuple[dict[tuple[int, int], list], dict[int, list], list[list]]:
+    """The configurations' variables in the rows: (q, t) -> what runs on q
+    at t (a configuration whose load on q passes t), j -> (ready, variable)
+    per configuration exporting j, and j -> its machine's terms, to read the
+    schedule back."""
+    occupied: dict[tuple[int, int], list] = {}
+    exported_by: dict[int, list] = {j: [] for j in exportable}
+    machine: list[list] = [[] for _ in inst.lengths]
+    for k, found in enumerate(configurations):
+        mine = inst.machine_slice(k)
+        for c, v in zip(found, chosen[k]):
+            for q, load in zip(mine, c.loads):
+                for t in range(load):
+                    occupied.setdefault((q, t), []).append(v)
+            for j in c.exported:
+                exported_by[j].append((c.ready, v))
+            for j, q in c.machine.items():
+                machine[j].append(q * v)
+    return occupied, exported_by, machine
+
+
+def _placement_terms(x: dict[tuple[int, int, int], object], lengths, exportable: list[int],
+                     occupied: dict[tuple[int, int], list], machine: list[list]) -> dict[int, list]:
+    """j -> (q, t, variable) per placement of the exported job j; each
+    placement also joins ``occupied`` where it runs and j's ``machine`` terms."""
+    placements: dict[int, list] = {j: [] for j in exportable}
+    for (j, q, t), v in x.items():
+        placements[j].append((q, t, v))
+        machine[j].append(q * v)
+        for tau in range(t, t + lengths[j]):
+            occupied.setdefault((q, tau), []).append(v)
+    return placements
+
+
+def _add_machine_and_export_rows(problem, occupied: dict[tuple[int, int], list], exported_by: dict[int, list],
+                                 placements: dict[int, list], windows: dict[int, int]) -> None:
+    """One job at a time on a machine; an exported job placed once where a
+    configuration exports it, and no later than that configuration is ready."""
+    for (q, t), running in occupied.items():
+        if len(running) > 1:
+            problem += pulp.lpSum(running) <= 1, f"machine_{q}_{t}"
+    for j, window in windows.items():
+        problem += pulp.lpSum(v for _, _, v in placements[j]) == pulp.lpSum(v for _, v in exported_by[j]), f"out_{j}"
+        for t in range(1, window):  # starting at t or later needs a configuration ready by t or later
+            problem += pulp.lpSum(v for _, start, v in placements[j] if start >= t) <= pulp.lpSum(
+                v for ready, v in exported_by[j] if ready >= t), f"ready_{j}_{t}"
 
 
 @dataclass(frozen=True)
