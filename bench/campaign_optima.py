@@ -22,8 +22,8 @@ from pathlib import Path
 from bench.results_log import write_generated
 from schedbench.heuristics.pcmax import lpt
 from schedbench.instances.campaign import faircamp_paper, ostrich_paper
-from schedbench.metrics.pcmax_bounds import lower_bound
-from schedbench.solvers import settings
+from schedbench.metrics.pcmax.bounds import lower_bound
+from schedbench.solvers.exact import settings
 from schedbench.solvers.campaign import campaign_optima
 from schedbench.solvers.pcmax import BACKENDS, clear_cache
 

@@ -43,7 +43,7 @@ from bench.frontier import instance, lines, params_at, seed_at
 from bench.results_log import write_generated
 from schedbench.errors import UserInputError
 from schedbench.model import instance_to_json
-from schedbench.solvers import settings
+from schedbench.solvers.exact import settings
 
 #: Seconds per backend per pair when growing (the frontier's limit).
 GROW_LIMIT = 10.0

@@ -33,7 +33,8 @@ from schedbench.families import violations
 from schedbench.instances.mosp import paper_workload
 from schedbench.model.mosp import MospInstance
 from schedbench.result import OPTIMAL
-from schedbench.solvers import settings, solve
+from schedbench.solvers import solve
+from schedbench.solvers.exact import settings
 
 VARIANTS = [("cmax", False), ("sum_ci", False), ("cmax", True), ("sum_ci", True)]
 SOLVERS = ("cpsat", "milp")

@@ -70,7 +70,8 @@ def solve_once(inst, objective: str, backend: str, limit: float, options: dict |
     """One backend's answer, its schedule validated: status, exact value and
     bound, proof, seconds; ``{"status": "refused"}`` for a model too large."""
     from schedbench.errors import ModelTooLarge
-    from schedbench.solvers import settings, solve
+    from schedbench.solvers import solve
+    from schedbench.solvers.exact import settings
     from schedbench.solvers.pcmax import clear_cache
     from schedbench.families import violations
 

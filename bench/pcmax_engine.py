@@ -27,7 +27,7 @@ PAPER = "published (their machine, commercial MIP): bounds 55.2%, arc-flow ILP 7
 
 
 def _solve(task):
-    from schedbench.solvers import settings
+    from schedbench.solvers.exact import settings
     from schedbench.solvers.pcmax import pcmax_optimum
 
     settings.use_cpsat_workers(1)

@@ -43,7 +43,7 @@ def cases() -> list[tuple[str, object]]:
 def measure(inst) -> tuple[int, int, float]:
     """Rows, terms and the best of three timings of one question's rows."""
     from schedbench.solvers.workflow import deadlines_at, incumbent
-    from schedbench.solvers.workflow_structure import domains, eligible_clusters, energy_rows
+    from schedbench.solvers.workflow.structure import domains, eligible_clusters, energy_rows
 
     value, _, _ = incumbent(inst)
     target = (1 + value) / 2

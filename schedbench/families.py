@@ -17,7 +17,7 @@ from schedbench.model import family_module
 from schedbench.model.fields import Size
 from schedbench.registry import FAMILIES, Family
 from schedbench.schedule import Schedule
-from schedbench.solvers.settings import DEFAULT_TIME_LIMIT
+from schedbench.solvers.exact.settings import DEFAULT_TIME_LIMIT
 from schedbench.validator import Violation, validate
 
 

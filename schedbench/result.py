@@ -15,7 +15,7 @@ class Result:
     proven bound; ``status`` is ``optimal`` only when they are proven equal.
     ``proof`` names the methods behind ``bound``: one checkable computation,
     or two independent methods that refuted anything better
-    (``solvers.certificate``)."""
+    (``solvers.exact.certificate``)."""
 
     status: str
     objective: Fraction | None

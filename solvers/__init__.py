@@ -1,16 +1,22 @@
 """Exact solvers: ``solve(instance, objective, solver, time_limit, **options)``.
 
-One module per family (``solvers.pcmax``, ``solvers.campaign``, ...) and one
-folder per backend (``solvers.cpsat``, ``solvers.milp``) with one module
-per family inside. A family module has ``BACKENDS`` (the solvers it takes),
-``DEFAULT_SOLVER`` (the strongest measured, the benchmark cited beside it)
-and ``solve(instance, objective, solver, time_limit, **options)``; the
-options are its keyword parameters after those four. A solver may call
+One module per family (``solvers.knapsack``, ...), or one package where a
+family has several modules (``solvers.pcmax``: the P||Cmax engine;
+``solvers.mosp``: its local search; ``solvers.campaign``, ``solvers.workflow``),
+one folder per backend (``solvers.cpsat``, ``solvers.milp``) with one model
+module per family inside, and the machinery every family shares in
+``solvers.exact``. A family module has ``FAMILY``, ``BACKENDS`` (the solvers
+it takes), ``DEFAULT_SOLVER`` (the strongest measured, the benchmark cited
+beside it), ``MODELS`` (backend -> model module) where it has backend
+models, and ``solve(instance, objective, solver, time_limit, **options)``;
+the options are its keyword parameters after those four. A solver may call
 heuristics for warm starts.
 """
 
 import inspect
+import pkgutil
 import typing
+from functools import cache
 from importlib import import_module
 from types import ModuleType
 from typing import Any
@@ -19,18 +25,25 @@ from schedbench.errors import UserInputError
 from schedbench.model import family_module
 from schedbench.model.shape import keys_of
 from schedbench.result import Result
-from schedbench.solvers import settings
+from schedbench.solvers.exact import settings
+
+
+@cache
+def _family_solvers() -> dict[str, ModuleType]:
+    """Every module or package of this package that defines ``FAMILY``, by
+    family: a new family adds its module and edits nothing here."""
+    found = {}
+    for info in pkgutil.iter_modules(__path__):
+        module = import_module(f"{__name__}.{info.name}")
+        if hasattr(module, "FAMILY"):
+            found[module.FAMILY] = module
+    return found
 
 
 def family_solver(family: str) -> ModuleType:
-    """``schedbench.solvers.<family>`` (an unknown family is an error)."""
+    """The solver module of ``family`` (an unknown family is an error)."""
     family_module(family)
-    return import_module(f"schedbench.solvers.{family}")
-
-
-def backend(solver: str, family: str) -> ModuleType:
-    """The model module of ``solver`` (cpsat or milp) for ``family``: one folder per backend."""
-    return import_module(f"schedbench.solvers.{solver}.{family}")
+    return _family_solvers()[family]
 
 
 def solve_options(family: str) -> dict[str, Any]:

@@ -27,10 +27,11 @@ from schedbench.metrics.dssp import (candidates, completed_jobs, dp_fits, lp_bou
 from schedbench.metrics.knapsack import by_density
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
 from schedbench.schedule import Schedule
-from schedbench.solvers import backend
-from schedbench.solvers.certificate import SEARCH_SHARE, confirm, other_methods
-from schedbench.solvers.hints import ordered_within
-from schedbench.solvers.machines import assign_machines
+from schedbench.solvers.cpsat import dssp as cpsat_model
+from schedbench.solvers.milp import dssp as milp_model
+from schedbench.solvers.exact.certificate import SEARCH_SHARE, confirm, other_methods
+from schedbench.solvers.exact.hints import ordered_within
+from schedbench.solvers.exact.machines import assign_machines
 
 
 def incumbent(instance) -> tuple[Schedule, list[int]]:
@@ -56,6 +57,9 @@ KERNEL_SHARE = 0.3
 KERNEL_BUCKETS = 3
 
 
+FAMILY = "dssp"
+#: One model per backend (``solvers/cpsat``, ``solvers/milp``).
+MODELS = {"cpsat": cpsat_model, "milp": milp_model}
 BACKENDS = ("cpsat", "milp")
 #: The strongest measured: the time-indexed MILP refuses models above 200,000
 #: start variables, CP-SAT takes every size (bench/optimality_stress.py: equal
@@ -70,7 +74,7 @@ def solve(instance, objective: str, solver: str, time_limit: float, trust_bound:
     job that fits alone).
 
     The model's optimum, or its bound on a time limit, is a claim until an
-    independent method refutes "a reward above it" (``solvers.certificate``)."""
+    independent method refutes "a reward above it" (``solvers.exact.certificate``)."""
     began = time.monotonic()
     best, fullest = incumbent(instance)
     upper = sum(instance.jobs[j].reward for j in fullest)
@@ -89,10 +93,10 @@ def solve(instance, objective: str, solver: str, time_limit: float, trust_bound:
                           time.monotonic() - began, details, proof)
     seconds = SEARCH_SHARE * time_limit - (time.monotonic() - began)
     if solver == "cpsat":
-        outcome = backend(solver, "dssp").solve(instance, seconds, hint_jobs=completed_jobs(instance, best),
+        outcome = MODELS[solver].solve(instance, seconds, hint_jobs=completed_jobs(instance, best),
                                                 hint_starts=hint_starts(instance, best))
     else:
-        outcome = backend(solver, "dssp").solve(instance, seconds)
+        outcome = MODELS[solver].solve(instance, seconds)
     schedule = best
     if outcome.solution is not None and outcome.value > value:
         schedule = _schedule(instance, outcome.solution)
@@ -105,7 +109,7 @@ def solve(instance, objective: str, solver: str, time_limit: float, trust_bound:
             found = model.solve(instance, seconds, at_least=at_least)
             return found.status, None if found.solution is None else _schedule(instance, found.solution)
 
-        done = confirm(other_methods("dssp", solver, ask), began + time_limit)
+        done = confirm(other_methods(MODELS, solver, ask), began + time_limit)
         details.update(done.details(claimed, solver, certified))
         if done.confirmed:
             certified, proof = at_least - 1, (solver, done.by)
@@ -156,7 +160,7 @@ def _schedule_within(instance, jobs: list[int], solver: str, seconds: float, at_
     """A schedule running only jobs of ``jobs`` and earning ``at_least``,
     found by ``solver``'s model of the instance cut down to them, or None."""
     chosen = replace(instance, jobs=tuple(instance.jobs[j] for j in jobs))
-    outcome = backend(solver, "dssp").solve(chosen, seconds, at_least=at_least)
+    outcome = MODELS[solver].solve(chosen, seconds, at_least=at_least)
     if outcome.solution is None:
         return None
     part = _schedule(chosen, outcome.solution)

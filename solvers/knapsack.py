@@ -3,7 +3,7 @@
 The result's solution is the tuple of selected item indexes; its objective
 is the profit recomputed from that selection, its bound the certified
 upper bound: the model's optimum (or its bound on a time limit) counts once
-an independent method refutes "a profit above it" (``solvers.certificate``):
+an independent method refutes "a profit above it" (``solvers.exact.certificate``):
 first the exact dynamic program by profits where its table is small, then
 the other backend, then CP-SAT's confirming configuration. The empty
 selection always fits, so the answer is never ``infeasible``.
@@ -18,10 +18,14 @@ from schedbench.metrics.dssp import dp_fits
 from schedbench.heuristics.knapsack import dp_selection
 from schedbench.metrics.knapsack import by_density, dantzig
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
-from schedbench.solvers import backend
-from schedbench.solvers.certificate import SEARCH_SHARE, confirm, other_methods
+from schedbench.solvers.cpsat import knapsack as cpsat_model
+from schedbench.solvers.milp import knapsack as milp_model
+from schedbench.solvers.exact.certificate import SEARCH_SHARE, confirm, other_methods
 
 
+FAMILY = "knapsack"
+#: One model per backend (``solvers/cpsat``, ``solvers/milp``).
+MODELS = {"cpsat": cpsat_model, "milp": milp_model}
 BACKENDS = ("cpsat", "milp")
 #: CP-SAT and CBC prove every stress instance (bench/optimality_stress.py);
 #: CP-SAT runs in-process, CBC as a subprocess.
@@ -40,7 +44,7 @@ def _greedy(instance) -> tuple[int, ...]:
 
 def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     began = time.monotonic()
-    outcome = backend(solver, "knapsack").solve(instance, SEARCH_SHARE * time_limit)
+    outcome = MODELS[solver].solve(instance, SEARCH_SHARE * time_limit)
     # without a model's answer, the greedy selection by profit per weight (Dantzig's, whole items only)
     selected = (tuple(i for i, x in enumerate(outcome.solution) if x) if outcome.solution is not None
                 else _greedy(instance))
@@ -61,7 +65,7 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
             found = model.solve(instance, seconds, at_least=at_least)
             return found.status, None if found.solution is None else tuple(i for i, x in enumerate(found.solution) if x)
 
-        methods = [("dp-by-profits", by_dynamic_program), *other_methods("knapsack", solver, ask)]
+        methods = [("dp-by-profits", by_dynamic_program), *other_methods(MODELS, solver, ask)]
         done = confirm(methods, began + time_limit)
         details.update(done.details(claimed, solver, certified))
         if done.confirmed:

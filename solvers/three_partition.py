@@ -2,7 +2,7 @@
 
 The answer is ``feasible`` with the certificate (q triples of item indexes)
 as the result's solution, ``infeasible`` when the model's refutation is
-confirmed by an independent method (``solvers.certificate``), ``unknown``
+confirmed by an independent method (``solvers.exact.certificate``), ``unknown``
 on the time limit or when no second method confirms it (the claim is then
 named in ``details["unconfirmed"]``). As a number the answer is 1 (yes) or
 0 (no). Items lie strictly between B/4 and B/2, so a set summing to B has
@@ -13,10 +13,14 @@ import time
 from fractions import Fraction
 
 from schedbench.result import FEASIBLE, INFEASIBLE, UNKNOWN, Result
-from schedbench.solvers import backend
-from schedbench.solvers.certificate import SEARCH_SHARE, confirm, other_methods
+from schedbench.solvers.cpsat import three_partition as cpsat_model
+from schedbench.solvers.milp import three_partition as milp_model
+from schedbench.solvers.exact.certificate import SEARCH_SHARE, confirm, other_methods
 
 
+FAMILY = "three_partition"
+#: One model per backend (``solvers/cpsat``, ``solvers/milp``).
+MODELS = {"cpsat": cpsat_model, "milp": milp_model}
 BACKENDS = ("cpsat", "milp")
 #: Both decide every stress instance (bench/optimality_stress.py); CP-SAT runs in-process.
 DEFAULT_SOLVER = "cpsat"
@@ -24,10 +28,10 @@ DEFAULT_SOLVER = "cpsat"
 
 def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     began = time.monotonic()
-    outcome = backend(solver, "three_partition").solve(instance, SEARCH_SHARE * time_limit)
+    outcome = MODELS[solver].solve(instance, SEARCH_SHARE * time_limit)
     details: dict = {}
     if outcome.status == INFEASIBLE:
-        done = confirm(other_methods("three_partition", solver,
+        done = confirm(other_methods(MODELS, solver,
                                      lambda model, seconds: _answer(model.solve(instance, seconds))), began + time_limit)
         details.update(done.details("infeasible", solver, None))
         if done.confirmed:

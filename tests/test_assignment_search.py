@@ -5,8 +5,8 @@ unknown rather than overrun its budget."""
 import random
 import time
 
-from schedbench.solvers.assignment_search import fits
-from schedbench.solvers.bin_completion import FEASIBLE, INFEASIBLE, UNKNOWN, pack
+from schedbench.solvers.pcmax.assignment_search import fits
+from schedbench.solvers.pcmax.bin_completion import FEASIBLE, INFEASIBLE, UNKNOWN, pack
 
 from test_bin_completion import _makespan
 from test_solvers import _brute_force

@@ -264,7 +264,7 @@ def test_workflow_rows_bench_measures_a_frontier_question():
     """The energy rows benchmark's first case (a 25-task frontier instance,
     the bisection's first question): rows exist, within the term cap."""
     from bench.workflow_rows import cases, measure
-    from schedbench.solvers.workflow_structure import ROW_TERMS
+    from schedbench.solvers.workflow.structure import ROW_TERMS
 
     label, inst = cases()[0]
     rows, terms, seconds = measure(inst)

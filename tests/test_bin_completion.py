@@ -8,7 +8,7 @@ import pytest
 
 from schedbench.model.pcmax import PcmaxInstance
 from schedbench.schedule import Schedule, back_to_back
-from schedbench.solvers.bin_completion import FEASIBLE, INFEASIBLE, UNKNOWN, pack
+from schedbench.solvers.pcmax.bin_completion import FEASIBLE, INFEASIBLE, UNKNOWN, pack
 from schedbench.validator import validate
 
 from test_solvers import _brute_force
@@ -75,7 +75,7 @@ def test_a_refutation_by_bin_completion_is_confirmed_before_it_counts(monkeypatc
     """Its refutation of 21 (optimum 22) makes 22 optimal only with a second
     method's: silence the confirmation (CP-SAT is not asked: the claim
     already reaches the incumbent) and the answer stays feasible at bound 21."""
-    from schedbench.solvers import certificate
+    from schedbench.solvers.exact import certificate
     from schedbench.solvers import pcmax as engine
 
     lengths = (13, 5, 4, 13, 18, 6)

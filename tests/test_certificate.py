@@ -14,6 +14,7 @@ from importlib import import_module
 import pytest
 from ortools.sat.python import cp_model
 
+from schedbench.solvers.workflow import MODELS as WORKFLOW_MODELS
 from schedbench.instances.campaign import random_small as campaign_small
 from schedbench.instances.dssp import small_workload as dssp_small
 from schedbench.instances.knapsack import random_knapsack
@@ -24,9 +25,9 @@ from schedbench.model.pcmax import PcmaxInstance
 from schedbench.result import FEASIBLE, OPTIMAL, UNKNOWN
 from schedbench.solvers import cpsat, settings, solve
 from schedbench.solvers import pcmax as pcmax_engine
-from schedbench.solvers.certificate import Confirmation
-from schedbench.solvers.outcome import ModelOutcome
-from schedbench.solvers.ratio import minimize_max_ratio
+from schedbench.solvers.exact.certificate import Confirmation
+from schedbench.solvers.exact.outcome import ModelOutcome
+from schedbench.solvers.exact.ratio import minimize_max_ratio
 from schedbench.families import violations
 
 from conftest import run_cli, write_json
@@ -37,7 +38,7 @@ ISSUE_INSTANCE = {"family": "mosp", "format_version": 1, "local_objective": "sum
                       [8, 6, 7, 6, 7, 4], [5, 2, 3, 3, 9, 2, 4], [7, 9, 9, 9, 7])]}
 
 #: Every module that confirms a claim, so a test can make confirmation fail.
-CONFIRMING_MODULES = ("pcmax", "mosp", "ratio", "campaign", "dssp", "knapsack", "three_partition")
+CONFIRMING_MODULES = ("pcmax", "mosp", "exact.ratio", "campaign", "dssp", "knapsack", "three_partition")
 
 
 def test_the_issue_instance_is_never_a_false_optimum(tmp_path, monkeypatch):
@@ -171,7 +172,7 @@ def test_a_ratio_search_falls_back_to_the_claim_before_an_unconfirmed_last_one()
         return ("infeasible", None) if primary or limits[1] < 14 else (UNKNOWN, None)
 
     search = minimize_max_ratio([Fraction(2), Fraction(3)], Fraction(1), ("start",), Fraction(8), "start",
-                                {"start": Fraction(8), "optimum": Fraction(5)}.get, "workflow", "cpsat", ask, 5.0)
+                                {"start": Fraction(8), "optimum": Fraction(5)}.get, WORKFLOW_MODELS, "cpsat", ask, 5.0)
     assert (search.status, search.value, search.bound) == (FEASIBLE, 5, Fraction(14, 3))
     assert search.proof == ("cpsat", "milp")
     assert search.details["unconfirmed"] == {"bound": "5", "by": "cpsat", "reported_bound": "14/3"}
@@ -195,7 +196,7 @@ def test_on_a_time_limit_the_claim_before_gets_the_time_kept_for_it():
 
     began = time.monotonic()
     search = minimize_max_ratio([Fraction(2), Fraction(3)], Fraction(1), ("start",), Fraction(8), "start",
-                                {"start": Fraction(8), "optimum": Fraction(5)}.get, "workflow", "cpsat", ask, 1.5)
+                                {"start": Fraction(8), "optimum": Fraction(5)}.get, WORKFLOW_MODELS, "cpsat", ask, 1.5)
     assert time.monotonic() - began < 1.6
     assert (search.status, search.value, search.bound) == (FEASIBLE, 5, Fraction(9, 2))
     assert search.proof == ("cpsat", "cpsat-confirm")
@@ -218,7 +219,7 @@ def test_a_false_claim_before_an_unconfirmed_last_one_gives_its_schedule():
 
     values = {"start": Fraction(8), "six": Fraction(6), "optimum": Fraction(5)}
     search = minimize_max_ratio([Fraction(2), Fraction(3)], Fraction(1), ("start",), Fraction(8), "start",
-                                values.get, "workflow", "cpsat", ask, 5.0)
+                                values.get, WORKFLOW_MODELS, "cpsat", ask, 5.0)
     assert (search.status, search.value, search.bound, search.schedule) == (FEASIBLE, 5, 1, "optimum")
     assert search.details["refuted_claim"] == {"bound": "6", "by": "cpsat", "solution_from": "milp"}
 
@@ -232,7 +233,7 @@ def test_the_claim_before_an_unconfirmed_last_one_keeps_the_result_sound(case, m
     fail: the claim before it is asked of the real second methods, and
     whatever they answer (a schedule exposing the lie, or a confirmation)
     the result is a valid schedule with a valid bound."""
-    from schedbench.solvers import ratio
+    from schedbench.solvers.exact import ratio
 
     family, objective, build, module, function, refusal = case
     instance = build()

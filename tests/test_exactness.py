@@ -28,8 +28,8 @@ ALLOWED = {
     ("schedbench.heuristics.workflow_estimates", "draw", "percent"),
     ("schedbench.heuristics.workflow_estimates", "draw", "value"),
     # a clock reading (time.monotonic()) the L2 search stops at, never a value
-    ("schedbench.metrics.pcmax_bounds", "lower_bound", "deadline"),
-    ("schedbench.metrics.pcmax_bounds", "bin_packing_bound", "deadline"),
+    ("schedbench.metrics.pcmax.bounds", "lower_bound", "deadline"),
+    ("schedbench.metrics.pcmax.bounds", "bin_packing_bound", "deadline"),
 }
 
 CASES = {

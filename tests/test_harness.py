@@ -320,7 +320,7 @@ def test_an_in_process_run_leaves_the_process_settings_as_it_found_them(tmp_path
     worker processes change theirs)."""
     import gc
 
-    from schedbench.solvers import settings
+    from schedbench.solvers.exact import settings
 
     monkeypatch.setattr(settings, "CPSAT_WORKERS", 2)
     before = gc.get_threshold()
@@ -335,7 +335,7 @@ def test_a_scoped_worker_count_holds_in_its_own_thread_only(monkeypatch):
     they entered: each sees its own count, and the process's is untouched."""
     import threading
 
-    from schedbench.solvers import settings
+    from schedbench.solvers.exact import settings
 
     monkeypatch.setattr(settings, "CPSAT_WORKERS", 2)
     inside, seen = threading.Barrier(2), {}
@@ -558,7 +558,7 @@ def test_every_shipped_experiment_loads_and_its_quick_variant_is_smaller(name):
 
 
 def _cpsat_workers(_) -> int:
-    from schedbench.solvers import settings
+    from schedbench.solvers.exact import settings
 
     return settings.CPSAT_WORKERS
 
@@ -568,7 +568,7 @@ def test_local_workers_start_afresh_and_take_their_settings_from_the_environment
     hang in its first solve): they see none of this process's module state,
     only what ``use_cpsat_workers`` puts in the environment."""
     from schedbench.harness.runner import map_unordered
-    from schedbench.solvers import settings
+    from schedbench.solvers.exact import settings
 
     monkeypatch.setenv("SCHEDBENCH_CPSAT_WORKERS", "3")
     monkeypatch.setattr(settings, "CPSAT_WORKERS", 5)   # module state only: not inherited

@@ -201,7 +201,7 @@ def test_repartition_skips_subset_sum_tables_too_large_to_build():
     2 x 10^7 bits (0.5 GB, a second); the search leaves the pair alone."""
     import time
 
-    from schedbench.heuristics.pcmax import SPLIT_CELLS, improve
+    from schedbench.solvers.pcmax.fill import SPLIT_CELLS, improve
 
     lengths = [100_000 + j for j in range(200)]
     machine_of = [0] * 199 + [1]
@@ -212,7 +212,8 @@ def test_repartition_skips_subset_sum_tables_too_large_to_build():
 
 
 def test_fill_to_reaches_the_capacity_or_says_none():
-    from schedbench.heuristics.pcmax import fill_to, multifit
+    from schedbench.heuristics.pcmax import multifit
+    from schedbench.solvers.pcmax.fill import fill_to
     from schedbench.instances.pcmax import planted
 
     for seed in range(3):
@@ -240,11 +241,11 @@ def test_fill_to_carries_an_excess_through_full_machines(monkeypatch):
     by 1 cannot swap with the one below C by 1 (no two of their jobs differ
     by 1), but it can pass 1 to a full machine (11 for 10), which passes it
     on (6 for 5)."""
-    from schedbench.heuristics import pcmax
+    from schedbench.solvers.pcmax import fill
 
-    monkeypatch.setattr(pcmax, "_split", lambda *args: None)
+    monkeypatch.setattr(fill, "_split", lambda *args: None)
     lengths = (11, 10, 10, 6, 4, 5, 14)
-    machine_of, moved, _ = pcmax.fill_to(lengths, [0, 0, 1, 1, 1, 2, 2], 3, 20)
+    machine_of, moved, _ = fill.fill_to(lengths, [0, 0, 1, 1, 1, 2, 2], 3, 20)
     assert moved and machine_of is not None
     assert sorted(sum(p for p, q in zip(lengths, machine_of) if q == k) for k in range(3)) == [20, 20, 20]
     assert machine_of[0] == 1 and machine_of[3] == 2  # 11 went to the full machine, its 6 to the one below C

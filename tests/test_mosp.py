@@ -309,7 +309,7 @@ def test_time_limit_returns_the_best_schedule_and_a_proven_bound(monkeypatch):
     with the last proven cap, never an error or a false optimum; also when
     the MILP gives up on a cap before the deadline."""
     from schedbench.solvers.milp import mosp as milp_mosp
-    from schedbench.solvers.outcome import ModelOutcome
+    from schedbench.solvers.exact.outcome import ModelOutcome
 
     inst = random_small(2008, organizations=(4, 4), machines=(1, 2), jobs=(6, 8), length=(1, 9),
                         local_objective="sum_ci", selfish=True)
@@ -332,7 +332,7 @@ def test_the_last_cap_left_gets_all_the_time():
     import time
 
     from schedbench.solvers import mosp as solver
-    from schedbench.solvers.outcome import ModelOutcome
+    from schedbench.solvers.exact.outcome import ModelOutcome
 
     asked = []
 

@@ -12,7 +12,7 @@ from schedbench.model import parse_instance
 from schedbench.result import OPTIMAL
 from schedbench.solvers import solve
 from schedbench.solvers.mosp import MospSpec, incumbent, local_references, relaxation
-from schedbench.solvers.mosp_local_search import PlacementSearch, improve
+from schedbench.solvers.mosp.local_search import PlacementSearch, improve
 from schedbench.validator.mosp import check
 from schedbench.families import model_backends
 

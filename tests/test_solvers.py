@@ -70,7 +70,7 @@ def test_arcflow_lp_bound_and_dive_reach_the_known_optimum(name):
     LP dive finds a schedule at exactly that makespan."""
     from schedbench.solvers.milp.pcmax import dive
     from schedbench.solvers.pcmax import _arcflow_lower_bound, _bounds, _makespan
-    from schedbench.metrics.pcmax_bounds import lower_bound
+    from schedbench.metrics.pcmax.bounds import lower_bound
 
     optimum = known_optima()[name]
     inst = read_benchmark_file(LAWRINENKO / "lawrinenko" / name)
@@ -143,7 +143,7 @@ def _brute_force(lengths, machines):
 
 def test_pcmax_engine_against_brute_force():
     """Every backend of the engine, and the lower bound, against enumeration."""
-    from schedbench.metrics.pcmax_bounds import lower_bound
+    from schedbench.metrics.pcmax.bounds import lower_bound
 
     rng = random.Random(5)
     for _ in range(150):
@@ -231,7 +231,7 @@ def test_cpsat_and_milp_agree_on_every_campaign_objective():
 
 def _sum_flow_bound(inst) -> int:
     from schedbench.solvers.campaign import campaign_optima
-    from schedbench.solvers.campaign_spec import CampaignSpec
+    from schedbench.solvers.campaign.spec import CampaignSpec
 
     lower = tuple(tuple(s.bound for s in row) for row in campaign_optima(inst, "cpsat", 10))
     return CampaignSpec(inst, lower, objective="sum-user-flow").sum_flow_lower_bound
@@ -239,7 +239,7 @@ def _sum_flow_bound(inst) -> int:
 
 def _order_free_bound(inst) -> int:
     """The sum-user-flow bound without the order the users finish in (as beyond ``ORDER_WORK``)."""
-    from schedbench.solvers import campaign_spec
+    from schedbench.solvers.campaign import spec as campaign_spec
 
     saved, campaign_spec.ORDER_WORK = campaign_spec.ORDER_WORK, 0
     try:
@@ -314,7 +314,7 @@ def test_l1_is_the_sum_of_the_k_plus_1_shortest_of_the_km_plus_1_longest_and_lin
     (their sum) within a second."""
     import time
 
-    from schedbench.metrics.pcmax_bounds import l1
+    from schedbench.metrics.pcmax.bounds import l1
 
     assert l1([5, 9, 6, 8, 7], 2) == 18
     lengths = [1 + j % 1000 for j in range(1_000_000)]

@@ -20,7 +20,7 @@ from schedbench.result import FEASIBLE, OPTIMAL
 from schedbench.solvers import solve
 from schedbench.solvers.cpsat import workflow as cpsat_model
 from schedbench.solvers.milp import workflow as milp_model
-from schedbench.solvers.workflow_structure import domains, eligible_clusters, energy_rows, orderings
+from schedbench.solvers.workflow.structure import domains, eligible_clusters, energy_rows, orderings
 from schedbench.validator import validate
 
 from conftest import run_cli, write_json

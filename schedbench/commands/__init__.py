@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from schedbench.errors import UserInputError
-from schedbench.solvers.settings import seconds_problem
+from schedbench.solvers.exact.settings import seconds_problem
 
 
 class RegistryCommand(click.Command):

@@ -43,7 +43,7 @@ def _run_cell(instance, cell: Cell) -> dict[str, Any]:
     """The cell's row; every CP-SAT run in it (a solver's, and the references
     its value and checks need) has the cell's workers: one unless a solver
     cell's ``workers`` option says otherwise, the same optimum every run."""
-    from schedbench.solvers import settings
+    from schedbench.solvers.exact import settings
 
     try:
         with settings.cpsat_workers(cell.options.get("workers", 1) if cell.kind == "solver" else 1):
@@ -68,7 +68,7 @@ def _heuristic(instance, cell: Cell) -> dict[str, Any]:
     status = {"status": verdict, "error": why or None}
     if verdict == "invalid":
         return {**out, **status}
-    from schedbench.solvers.settings import DEFAULT_TIME_LIMIT
+    from schedbench.solvers.exact.settings import DEFAULT_TIME_LIMIT
 
     value = families.objective_value(instance, schedule, cell.objective, cell.time_limit or DEFAULT_TIME_LIMIT)
     return {**out, **status, "value": value, "bound": families.lower_bound(instance, cell.objective)}

@@ -25,7 +25,7 @@ from schedbench.harness.store import canonical
 from schedbench.errors import UserInputError
 from schedbench.model import FAMILIES
 from schedbench.model.shape import keys_of
-from schedbench.solvers.settings import DEFAULT_TIME_LIMIT, seconds_problem
+from schedbench.solvers.exact.settings import DEFAULT_TIME_LIMIT, seconds_problem
 
 GRID_KEYS = {"family", "generator", "instances", "params", "vary", "seeds", "objectives", "heuristics",
              "heuristic_options", "solvers", "metrics", "keep_schedules", "quick"}

@@ -15,7 +15,7 @@ import numpy as np
 from schedbench.errors import NotProven
 from schedbench.metrics import Bar, machine_bars
 from schedbench.metrics.pcmax import fractional_lower_bound, makespan
-from schedbench.metrics.pcmax_bounds import lower_bound as pcmax_lower_bound
+from schedbench.metrics.pcmax.bounds import lower_bound as pcmax_lower_bound
 from schedbench.schedule import Schedule
 
 

@@ -1,7 +1,7 @@
 """What ``schedbench heuristic`` prints of a pcmax schedule."""
 
 from schedbench.metrics.pcmax import makespan
-from schedbench.metrics.pcmax_bounds import lower_bound as pcmax_lower_bound
+from schedbench.metrics.pcmax.bounds import lower_bound as pcmax_lower_bound
 from schedbench.schedule import Schedule
 
 def summary(instance, schedule: Schedule, heuristic: str | None, references: dict) -> dict:

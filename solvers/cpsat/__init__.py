@@ -6,7 +6,7 @@ deterministic):
 - the primary one: ``settings.cpsat_workers_now()`` workers and the caller's hints;
 - the confirming one (``confirming()``): one worker, another seed, no
   hint and no presolve, so a refutation it repeats was not reached by the
-  same search nor the same model rewriting (``solvers.certificate`` asks
+  same search nor the same model rewriting (``solvers.exact.certificate`` asks
   it where no MILP can express a model). CP-SAT 9.15's presolve refutes
   feasible models whatever the workers and seed (google/or-tools#5274;
   this project met it on a selfish MOSP model, ``tests/test_certificate.py``).
@@ -25,8 +25,8 @@ from types import MappingProxyType
 from ortools.sat.python import cp_model
 
 from schedbench.errors import ModelTooLarge
-from schedbench.solvers import settings
-from schedbench.solvers.outcome import ModelOutcome, round_bound
+from schedbench.solvers.exact import settings
+from schedbench.solvers.exact.outcome import ModelOutcome, round_bound
 
 STATUS = {
     cp_model.OPTIMAL: "optimal",

@@ -1,4 +1,4 @@
-"""CP-SAT campaign model (see ``solvers.campaign_spec`` for the algebra).
+"""CP-SAT campaign model (see ``solvers.campaign.spec`` for the algebra).
 
 Default formulation ``cumulative``: one interval per job in a capacity-m
 cumulative (a no-overlap when m = 1); machines are restored afterwards, so
@@ -14,9 +14,9 @@ from types import MappingProxyType
 
 from ortools.sat.python import cp_model
 
-from schedbench.solvers.campaign_spec import CampaignSpec
+from schedbench.solvers.campaign.spec import CampaignSpec
 from schedbench.solvers.cpsat import run
-from schedbench.solvers.outcome import ModelOutcome
+from schedbench.solvers.exact.outcome import ModelOutcome
 
 FORMULATIONS = ("cumulative", "machines")
 

@@ -12,7 +12,7 @@ minimising its negation so the shared bound rounding applies unchanged.
 from ortools.sat.python import cp_model
 
 from schedbench.solvers.cpsat import run
-from schedbench.solvers.outcome import ModelOutcome, maximised
+from schedbench.solvers.exact.outcome import ModelOutcome, maximised
 
 
 def solve(instance, time_limit: float, at_least: int | None = None, hint_jobs: list[int] | None = None,

@@ -7,7 +7,7 @@ the proven upper bound on the profit."""
 from ortools.sat.python import cp_model
 
 from schedbench.solvers.cpsat import run
-from schedbench.solvers.outcome import ModelOutcome, maximised
+from schedbench.solvers.exact.outcome import ModelOutcome, maximised
 
 
 def solve(instance, time_limit: float, at_least: int | None = None) -> ModelOutcome:

@@ -27,8 +27,8 @@ from types import MappingProxyType
 from ortools.sat.python import cp_model
 
 from schedbench.solvers.cpsat import run
-from schedbench.solvers.machines import assign_machines
-from schedbench.solvers.outcome import ModelOutcome
+from schedbench.solvers.exact.machines import assign_machines
+from schedbench.solvers.exact.outcome import ModelOutcome
 
 #: No LP relaxation in the selfish model's search: on training seeds apart
 #: from the frontier's (sum_ci selfish, about 35 jobs) CP-SAT proves 17 of

@@ -6,7 +6,7 @@ not in an earlier triple, and it can be no later than that)."""
 from ortools.sat.python import cp_model
 
 from schedbench.solvers.cpsat import run
-from schedbench.solvers.outcome import ModelOutcome
+from schedbench.solvers.exact.outcome import ModelOutcome
 
 
 def solve(instance, time_limit: float) -> ModelOutcome:

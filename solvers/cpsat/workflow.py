@@ -20,8 +20,8 @@ from ortools.sat.python import cp_model
 from schedbench.model.workflow import WorkflowInstance
 from schedbench.result import INFEASIBLE
 from schedbench.solvers.cpsat import run
-from schedbench.solvers.outcome import ModelOutcome
-from schedbench.solvers.workflow_structure import domains, eligible_clusters, energy_rows, orderings
+from schedbench.solvers.exact.outcome import ModelOutcome
+from schedbench.solvers.workflow.structure import domains, eligible_clusters, energy_rows, orderings
 
 
 #: The overload checker and timetable edge finding on each cluster's

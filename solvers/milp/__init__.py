@@ -18,7 +18,7 @@ import psutil
 import pulp
 
 from schedbench.errors import ModelTooLarge
-from schedbench.solvers.outcome import ModelOutcome, round_bound
+from schedbench.solvers.exact.outcome import ModelOutcome, round_bound
 
 _SOL_STATUS = {
     pulp.LpSolutionOptimal: "optimal",

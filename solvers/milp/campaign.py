@@ -1,4 +1,4 @@
-"""MILP campaign model through PuLP/CBC (see ``solvers.campaign_spec``).
+"""MILP campaign model through PuLP/CBC (see ``solvers.campaign.spec``).
 
 Default formulation ``time-indexed``: x[j,t] = 1 iff job j starts at t, and
 for every instant at most m jobs run (the pseudo-polynomial horizon stays
@@ -15,9 +15,9 @@ suffices (F_u telescopes to C_last minus constants).
 
 import pulp
 
-from schedbench.solvers.campaign_spec import CampaignSpec
+from schedbench.solvers.campaign.spec import CampaignSpec
 from schedbench.solvers.milp import UNKNOWN, affordable, run
-from schedbench.solvers.outcome import ModelOutcome
+from schedbench.solvers.exact.outcome import ModelOutcome
 
 FORMULATIONS = ("time-indexed", "big-m")
 

@@ -12,7 +12,7 @@ Maximise sum R_j done_j (as minimising its negation, like the CP-SAT model).
 import pulp
 
 from schedbench.solvers.milp import UNKNOWN, affordable, run
-from schedbench.solvers.outcome import ModelOutcome, maximised
+from schedbench.solvers.exact.outcome import ModelOutcome, maximised
 
 
 def solve(instance, time_limit: float, at_least: int | None = None) -> ModelOutcome:

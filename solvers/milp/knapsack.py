@@ -10,7 +10,7 @@ weighs 0 would be in no row, so CBC would give it no value at all.
 import pulp
 
 from schedbench.solvers.milp import run
-from schedbench.solvers.outcome import ModelOutcome, maximised
+from schedbench.solvers.exact.outcome import ModelOutcome, maximised
 
 
 def solve(instance, time_limit: float, at_least: int | None = None) -> ModelOutcome:

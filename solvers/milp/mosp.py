@@ -32,9 +32,9 @@ from dataclasses import dataclass
 import pulp
 
 from schedbench.result import INFEASIBLE
-from schedbench.solvers.machines import assign_machines
+from schedbench.solvers.exact.machines import assign_machines
 from schedbench.solvers.milp import UNKNOWN, affordable, run
-from schedbench.solvers.outcome import ModelOutcome
+from schedbench.solvers.exact.outcome import ModelOutcome
 
 
 def decide(spec, cap: int, time_limit: float) -> ModelOutcome:

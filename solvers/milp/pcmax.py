@@ -1,5 +1,5 @@
 """MILP for the P||Cmax decision "makespan <= C?": the arc-flow model
-(``solvers.arcflow``), solved in-process through OR-Tools' MILP interface.
+(``solvers.pcmax.arcflow``), solved in-process through OR-Tools' MILP interface.
 
 min z = flow out of node 0, s.t. flow conservation at every inner node,
 every length s covered at least count(s) times, integer arc flows; the
@@ -16,10 +16,10 @@ import numpy as np
 import scipy.sparse
 from ortools.linear_solver.python.model_builder_helper import ModelBuilderHelper, ModelSolverHelper, SolveStatus
 
-from schedbench.solvers.arcflow import ArcFlowGraph, assignment_from_bins, bins_from_flow, build, paths_from_flow
-from schedbench.metrics.pcmax_bounds import checked_dual_bound
+from schedbench.solvers.pcmax.arcflow import ArcFlowGraph, assignment_from_bins, bins_from_flow, build, paths_from_flow
+from schedbench.metrics.pcmax.bounds import checked_dual_bound
 from schedbench.result import FEASIBLE, UNKNOWN
-from schedbench.solvers.bin_completion import pack
+from schedbench.solvers.pcmax.bin_completion import pack
 
 #: OR-Tools backend for the integer model (measured in bench/pcmax_engine.py).
 MIP_BACKEND = "scip"

@@ -5,7 +5,7 @@ a pure feasibility question."""
 import pulp
 
 from schedbench.solvers.milp import require_small, run
-from schedbench.solvers.outcome import ModelOutcome
+from schedbench.solvers.exact.outcome import ModelOutcome
 
 
 def solve(instance, time_limit: float) -> ModelOutcome:

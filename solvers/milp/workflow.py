@@ -20,8 +20,8 @@ from schedbench.model.workflow import WorkflowInstance
 from schedbench.result import INFEASIBLE
 from schedbench.solvers import milp
 from schedbench.solvers.milp import UNKNOWN, affordable, run
-from schedbench.solvers.outcome import ModelOutcome
-from schedbench.solvers.workflow_structure import domains, eligible_clusters, orderings
+from schedbench.solvers.exact.outcome import ModelOutcome
+from schedbench.solvers.workflow.structure import domains, eligible_clusters, orderings
 
 def coefficients(instance: WorkflowInstance, window: list[tuple[int, int]]) -> int:
     """About the model's size for these start windows: every x[t,c,s] once

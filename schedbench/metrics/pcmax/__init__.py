@@ -1,10 +1,10 @@
-"""P||Cmax metrics (lower bounds live in ``schedbench.metrics.pcmax_bounds``)."""
+"""P||Cmax metrics (lower bounds live in ``schedbench.metrics.pcmax.bounds``)."""
 
 from collections.abc import Sequence
 from fractions import Fraction
 
 from schedbench.metrics import Bar, machine_bars
-from schedbench.metrics.pcmax_bounds import lower_bound as pcmax_lower_bound
+from schedbench.metrics.pcmax.bounds import lower_bound as pcmax_lower_bound
 from schedbench.schedule import Schedule
 
 
@@ -24,7 +24,7 @@ def objective(instance, schedule: Schedule, name: str, references: dict) -> Frac
 
 
 def lower_bound(instance, name: str) -> Fraction:
-    """The best of L0, L1 and Martello-Toth's bin-packing bound (``metrics.pcmax_bounds``)."""
+    """The best of L0, L1 and Martello-Toth's bin-packing bound (``metrics.pcmax.bounds``)."""
     return Fraction(pcmax_lower_bound(instance.jobs, instance.machines)[0])
 
 

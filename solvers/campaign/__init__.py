@@ -9,7 +9,7 @@ Structure used:
   solved by decomposition into independent P||Cmax problems.
 - Several users: a monolithic model (``solvers.cpsat.campaign`` /
   ``solvers.milp.campaign``); ratio objectives by the exact candidate
-  bisection of ``solvers.ratio``; warm starts from the best heuristic.
+  bisection of ``solvers.exact.ratio``; warm starts from the best heuristic.
 """
 
 import time
@@ -23,15 +23,19 @@ from schedbench.metrics.campaign import objective_value
 from schedbench.metrics.pcmax import fractional_lower_bound
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
 from schedbench.schedule import Schedule
-from schedbench.solvers import backend
-from schedbench.solvers.campaign_spec import CampaignSpec, ordered_twins
-from schedbench.solvers.certificate import FORMULA, SEARCH_SHARE, confirm, nested_unconfirmed, other_methods
-from schedbench.solvers.machines import assign_machines
+from schedbench.solvers.cpsat import campaign as cpsat_model
+from schedbench.solvers.milp import campaign as milp_model
+from schedbench.solvers.campaign.spec import CampaignSpec, ordered_twins
+from schedbench.solvers.exact.certificate import FORMULA, SEARCH_SHARE, confirm, nested_unconfirmed, other_methods
+from schedbench.solvers.exact.machines import assign_machines
 from schedbench.solvers.pcmax import DEFAULT_SOLVER as PCMAX_ENGINE
 from schedbench.solvers.pcmax import derived_cache, pcmax_optima
-from schedbench.solvers.ratio import minimize_max_ratio
+from schedbench.solvers.exact.ratio import minimize_max_ratio
 
 INCUMBENT_HEURISTICS = ("fcfs", "faircamp", "ostrich", "multicamp")
+FAMILY = "campaign"
+#: One model per backend (``solvers/cpsat``, ``solvers/milp``).
+MODELS = {"cpsat": cpsat_model, "milp": milp_model}
 BACKENDS = ("cpsat", "milp")
 #: The strongest measured: CP-SAT proves more of every objective's grid within
 #: 10 s (bench/frontier.py) and its median time is lower
@@ -104,7 +108,7 @@ def solve(instance, objective: str, solver: str, time_limit: float, formulation:
     for the ratios), half the time going to the campaigns' optima."""
     began = time.monotonic()
     deadline = began + time_limit
-    model = backend(solver, "campaign")
+    model = MODELS[solver]
     if formulation != "default" and formulation not in model.FORMULATIONS:
         raise UserInputError("options.formulation", f"{solver} knows {', '.join(model.FORMULATIONS)}, "
                                                     f"not {formulation!r}")
@@ -137,7 +141,7 @@ def solve(instance, objective: str, solver: str, time_limit: float, formulation:
         chosen = formulation if backend_model is model else "default"  # a confirming backend: its own default
         return _answer(instance, question(limits, chosen), backend_model, seconds)
 
-    search = minimize_max_ratio(denominators, lower, lower_proof, incumbent_value, incumbent, value_of, "campaign",
+    search = minimize_max_ratio(denominators, lower, lower_proof, incumbent_value, incumbent, value_of, MODELS,
                                 solver, ask, max(deadline - time.monotonic(), 0.01))
     details.update(search.details, questions=search.questions)
     return Result(search.status, search.value, search.bound, search.schedule, solver,
@@ -191,7 +195,7 @@ def _sum_user_flow(instance, lower_delta, incumbent, incumbent_value, value_of, 
     interchangeable jobs in the models' order); the optimum it claims (or
     its bound) is confirmed by the other backend asked for anything better."""
     deadline = began + time_limit
-    model = backend(solver, "campaign")
+    model = MODELS[solver]
     spec = CampaignSpec(instance, lower_delta, objective="sum-user-flow", hint=ordered_twins(instance, incumbent.start),
                         cutoff=int(incumbent_value), formulation=formulation)
     certified = Fraction(spec.sum_flow_lower_bound)
@@ -213,7 +217,7 @@ def _sum_user_flow(instance, lower_delta, incumbent, incumbent_value, value_of, 
         def ask(backend_model, seconds):
             return _answer(instance, better, backend_model, seconds)
 
-        done = confirm(other_methods("campaign", solver, ask), deadline)
+        done = confirm(other_methods(MODELS, solver, ask), deadline)
         details.update(done.details(claimed, solver, certified))
         if done.confirmed:
             certified, proof = Fraction(cutoff + 1), (solver, done.by)

@@ -14,7 +14,7 @@ from functools import cached_property
 from itertools import product
 from math import prod
 
-from schedbench.solvers.hints import ordered_within
+from schedbench.solvers.exact.hints import ordered_within
 
 #: Work (2^users sets x campaigns^2) up to which the sum-user-flow bound
 #: enumerates the order users finish in (at most hundredths of a second).

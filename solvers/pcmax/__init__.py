@@ -4,17 +4,17 @@ Bounds first, models last:
 1. lower bound: L0, the L1 family, Martello-Toth L2 inside a search on C;
 2. upper bound: the best of LPT and MULTIFIT, improved by local search;
    equal bounds close the instance ("bounds"); then the fill search
-   (``heuristics.pcmax.fill_to``) looks for a schedule at the lower bound,
+   (``solvers.pcmax.fill.fill_to``) looks for a schedule at the lower bound,
    which the bound alone proves optimal ("fill"), for at most 5% of the
    time before the backend's search (from ``FILL_FIRST`` jobs a machine
    on, a short probe of it goes first of all), and after it for all the time left
    when no model refuted the bound (machines filled to C exactly, where the
    models are too large to build); bin completion
-   (``solvers.bin_completion``) looks for one too, at this bound and at
+   (``solvers.pcmax.bin_completion``) looks for one too, at this bound and at
    the LP's, each for at most 5% of the time ("bin-completion"); where it
    refutes this bound, it climbs: the next capacity, and so on, until it
    packs one, cannot decide one or meets the incumbent, within one more 5%,
-   and the assignment search (``solvers.assignment_search``) refutes its
+   and the assignment search (``solvers.pcmax.assignment_search``) refutes its
    last claim again within one more, with no model;
 3. backend ``milp``: the arc-flow LP bound, found by bisection on C (the
    lower bound tried first, or, where bin completion refuted up to a
@@ -33,7 +33,7 @@ Bounds first, models last:
 Deciding C in increasing order means the first feasible C is optimal: every
 smaller one was refuted. The bounds and the checked LP bound are certified
 on their own; a model's refutation is a claim until a second method
-(``solvers.certificate``) refutes the same C again: bin completion or the
+(``solvers.exact.certificate``) refutes the same C again: bin completion or the
 assignment search (no model at all), the arc-flow MILP or CP-SAT
 (confirming configuration), any two of them. On the time
 limit the best schedule found and the last certified lower bound are
@@ -47,19 +47,21 @@ from fractions import Fraction
 from functools import lru_cache
 
 from schedbench.errors import UserInputError
-from schedbench.heuristics.pcmax import fill_to, improve, lpt, multifit
-from schedbench.metrics.pcmax_bounds import forget_bounds, l0, lower_bound
+from schedbench.heuristics.pcmax import lpt, multifit
+from schedbench.metrics.pcmax.bounds import forget_bounds, l0, lower_bound
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
 from schedbench.schedule import Schedule, back_to_back
-from schedbench.solvers import settings
-from schedbench.solvers.arcflow import build
-from schedbench.solvers.assignment_search import fits
-from schedbench.solvers.bin_completion import CONFIRM_NODE_LIMIT, pack
-from schedbench.solvers.certificate import SEARCH_SHARE, confirm, unconfirmed
+from schedbench.solvers.exact import settings
+from schedbench.solvers.pcmax.arcflow import build
+from schedbench.solvers.pcmax.assignment_search import fits
+from schedbench.solvers.pcmax.fill import fill_to, improve
+from schedbench.solvers.pcmax.bin_completion import CONFIRM_NODE_LIMIT, pack
+from schedbench.solvers.exact.certificate import SEARCH_SHARE, confirm, unconfirmed
 from schedbench.solvers.cpsat import confirming
 from schedbench.solvers.cpsat.pcmax import minimize
 from schedbench.solvers.milp.pcmax import MAX_GRAPH, decide, dive, forget_patterns, lp_bins
 
+FAMILY = "pcmax"
 BACKENDS = ("portfolio", "cpsat", "milp")
 #: The strongest measured: on 16 hard Lawrinenko instances the portfolio
 #: proves 16 within 10 s where CP-SAT alone proves 6 (bench/pcmax_engine.py).
@@ -74,7 +76,7 @@ class PcmaxSolution:
     machine: tuple[int, ...]
     start: tuple[int, ...]
     method: str              # what closed it: bounds, fill, bin-completion, arcflow-lp, cpsat, arcflow-milp (or the heuristic)
-    proof: tuple[str, ...] = ()   # the methods behind ``bound`` (``solvers.certificate``)
+    proof: tuple[str, ...] = ()   # the methods behind ``bound`` (``solvers.exact.certificate``)
     unconfirmed: tuple[int, str] | None = None  # a larger bound only one method claims
 
     @property

@@ -15,14 +15,14 @@ It stops when no candidate lies in [lower, upper): then upper is optimal.
 """
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import ceil, floor
+from types import ModuleType
 
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL
-from schedbench.solvers import backend
-from schedbench.solvers.certificate import FORMULA, SEARCH_SHARE, Confirmation, confirm, other_methods
+from schedbench.solvers.exact.certificate import FORMULA, SEARCH_SHARE, Confirmation, confirm, other_methods
 
 #: Share of the confirmation's time kept for the claim before the last: the
 #: last claim is often the search's hardest refutation, and should a second
@@ -56,21 +56,21 @@ def smallest_candidate_above(value: Fraction, denominators: Sequence[Fraction]) 
 
 def minimize_max_ratio(denominators: Sequence[Fraction], lower: Fraction, lower_proof: tuple[str, ...],
                        upper: Fraction, schedule, value_of: Callable[[object], Fraction],
-                       family: str, solver: str, ask: Ask, time_limit: float) -> RatioSearch:
-    """Bisection with ``solver``'s model of ``family``; ``upper`` is the exact
+                       models: Mapping[str, ModuleType], solver: str, ask: Ask, time_limit: float) -> RatioSearch:
+    """Bisection with the family's ``models[solver]``; ``upper`` is the exact
     value of ``schedule`` (a heuristic's, say) and ``lower`` a certified lower
     bound on the optimum (``lower_proof`` says how).
 
     Refutations are the backend's claims: the one the answer rests on (the
     target just below the answer, or the last refuted one on a time limit)
-    is asked again by an independent method (``solvers.certificate``);
+    is asked again by an independent method (``solvers.exact.certificate``);
     where it is not repeated in time, the refutation before it is asked
     again instead, within ``FALLBACK_SHARE`` of the time left."""
     began = time.monotonic()
     search_end, deadline = began + SEARCH_SHARE * time_limit, began + time_limit
-    search = _Bisection(denominators, value_of, family, solver, ask, upper, schedule,
+    search = _Bisection(denominators, value_of, models, solver, ask, upper, schedule,
                         certified=lower, proof=lower_proof, claimed=lower)
-    search.bisect(backend(solver, family), search_end)
+    search.bisect(models[solver], search_end)
     details = search.confirm_claim(deadline)
     upper, certified = search.upper, search.certified
     if upper <= certified or largest_candidate_below(upper, denominators) < certified:
@@ -88,7 +88,7 @@ class _Bisection:
     every one the model refuted, increasing."""
     denominators: Sequence[Fraction]
     value_of: Callable[[object], Fraction]
-    family: str
+    models: Mapping[str, ModuleType]
     solver: str
     ask: Ask
     upper: Fraction
@@ -151,7 +151,7 @@ class _Bisection:
         """The refutation of ``target`` asked again by the other methods; the
         bound it certifies, or the better schedule one of them found (the
         claim was false), is taken."""
-        done = confirm(other_methods(self.family, self.solver,
+        done = confirm(other_methods(self.models, self.solver,
                                      lambda other, seconds: self.ask(other, self.limits(target), seconds)), until)
         if done.confirmed:
             self.certified, self.proof = smallest_candidate_above(target, self.denominators), (self.solver, done.by)

@@ -18,13 +18,17 @@ from schedbench.errors import UserInputError
 from schedbench.metrics.mosp import listed_references, makespan
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
 from schedbench.schedule import Schedule
-from schedbench.solvers import backend
-from schedbench.solvers.certificate import SEARCH_SHARE, confirm, other_methods, nested_unconfirmed
-from schedbench.solvers.mosp_local_search import improve
+from schedbench.solvers.cpsat import mosp as cpsat_model
+from schedbench.solvers.milp import mosp as milp_model
+from schedbench.solvers.exact.certificate import SEARCH_SHARE, confirm, other_methods, nested_unconfirmed
+from schedbench.solvers.mosp.local_search import improve
 from schedbench.solvers.pcmax import PcmaxSolution, derived_cache, pcmax_optima, pcmax_optimum
 from schedbench.solvers.pcmax import result as pcmax_result
 
 
+FAMILY = "mosp"
+#: One model per backend (``solvers/cpsat``, ``solvers/milp``).
+MODELS = {"cpsat": cpsat_model, "milp": milp_model}
 BACKENDS = ("cpsat", "milp", "portfolio")  # portfolio: unconstrained-makespan (P||Cmax) only
 #: The strongest measured: CP-SAT proves 71 of 72 grid instances within 10 s,
 #: the MILP 70 (bench/mosp_solvers.py).
@@ -217,7 +221,7 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     ... is decided with the makespan capped at C (a tight cap shrinks every
     start window, so refutations are quick), and the first feasible C is
     optimal. On selfish instances a local search first brings the incumbent
-    down, often to the bound (``solvers.mosp_local_search``). CP-SAT gives
+    down, often to the bound (``solvers.mosp.local_search``). CP-SAT gives
     the first cap (the certified bound, feasible whenever the bound is
     tight, and then the only way to a proof without a refutation) a quarter
     of the time and each further cap a tenth, the last cap left all the
@@ -227,7 +231,7 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
 
     The search's refutations are claims: the last one (the cap just below
     the answer) is asked again by an independent method before the answer
-    is ``optimal`` (``solvers.certificate``). No cap model gets a hint: every
+    is ``optimal`` (``solvers.exact.certificate``). No cap model gets a hint: every
     cap lies below the incumbent's makespan, so no known schedule fits it."""
     began = time.monotonic()
     if solver == "portfolio" and objective != "unconstrained-makespan":
@@ -241,7 +245,7 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     if any(spec.latest_completion(j) < p for j, p in enumerate(instance.lengths)):
         return Result(INFEASIBLE, None, None, None, solver, "references", time.monotonic() - began, details,
                       ("references",))
-    decide = backend(solver, "mosp").decide
+    decide = MODELS[solver].decide
     certified, proof, best = _bound_and_incumbent(spec, began, time_limit, details)
     upper = spec.horizon if best is None else makespan(instance, best) - 1  # the caps left to decide
     method = "bounds" if certified > upper else "model"
@@ -249,7 +253,7 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     value = None if schedule is None else makespan(instance, schedule)
     target = upper if value is None else value - 1  # the cap whose refutation makes the answer
     if claimed > certified and min(claimed - 1, target) >= certified:
-        done = confirm(other_methods("mosp", solver, lambda model, seconds: _cap_answer(
+        done = confirm(other_methods(MODELS, solver, lambda model, seconds: _cap_answer(
             spec, model.decide(spec, min(claimed - 1, target), seconds))), deadline)
         details.update(done.details(claimed, solver, certified))
         if done.confirmed:

@@ -16,7 +16,7 @@ proved infeasible are remembered, so a permutation of bins is refuted once.
 
 A packing it finds is a schedule at ``capacity``, checked like any other.
 An exhausted search is a refutation, and refutations need a second,
-independent method (``solvers.certificate``): the engine records it as a
+independent method (``solvers.exact.certificate``): the engine records it as a
 claim that the assignment search, the arc-flow MILP or CP-SAT must refute
 again, and uses it to confirm theirs, in pure Python and without a model,
 so none of their bugs can be shared.

@@ -25,10 +25,10 @@ solution is kept and the claim dropped.
 """
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
-from importlib import import_module
+from types import ModuleType
 
 from schedbench.errors import ModelTooLarge
 from schedbench.result import INFEASIBLE
@@ -108,15 +108,15 @@ class Method:
     context: Callable[[], AbstractContextManager]
 
 
-def other_methods(family: str, primary: str,
+def other_methods(models: Mapping[str, ModuleType], primary: str,
                   ask: Callable[[object, float], tuple[str, object]]) -> Iterator[tuple[str, Question]]:
     """``ask(model module, seconds)`` bound to each method that may confirm a
-    refutation by ``primary`` (cpsat or milp) on ``family``'s models,
+    refutation by ``primary`` (cpsat or milp) among a family's ``models``
+    (backend -> model module),
     strongest first: the other backend, then CP-SAT in its confirming
     configuration (the fallback where the MILP cannot answer)."""
-    cpsat = import_module(f"schedbench.solvers.cpsat.{family}")
-    other = (Method("cpsat", cpsat, nullcontext) if primary == "milp"
-             else Method("milp", import_module(f"schedbench.solvers.milp.{family}"), nullcontext))
+    cpsat = models["cpsat"]
+    other = Method("cpsat", cpsat, nullcontext) if primary == "milp" else Method("milp", models["milp"], nullcontext)
     for method in (other, Method("cpsat-confirm", cpsat, confirming)):
         def question(seconds: float, method: Method = method) -> tuple[str, object]:
             with method.context():

@@ -2,7 +2,7 @@
 
 max_k SLR_k = max_k (finish_k - arrival_k) / CP_k is a maximum of ratios
 with integer numerators over fixed integer denominators CP_k, so it is
-solved by the exact candidate bisection of ``solvers.ratio``: each
+solved by the exact candidate bisection of ``solvers.exact.ratio``: each
 question "finish_k - arrival_k <= limits[k] for every k" is a deadline per
 job, answered by an integer feasibility model (``solvers.cpsat.workflow``,
 ``solvers.milp.workflow``). Lower bound 1 (no job beats its critical path);
@@ -11,7 +11,7 @@ hinted: every target lies below every schedule known, so none fits.
 
 The data both models share (start windows, the clusters each task may use,
 the start orderings they respect, the energy rows) is in
-``solvers.workflow_structure``, beneath both.
+``solvers.workflow.structure``, beneath both.
 """
 
 import time
@@ -21,10 +21,11 @@ from math import floor
 from schedbench.metrics.workflow import critical_path, max_slr
 from schedbench.model.workflow import WorkflowInstance, WorkflowSchedule
 from schedbench.result import OPTIMAL, Result
-from schedbench.solvers import backend
-from schedbench.solvers.certificate import FORMULA
-from schedbench.solvers.ratio import minimize_max_ratio
-from schedbench.solvers.workflow_structure import domains
+from schedbench.solvers.cpsat import workflow as cpsat_model
+from schedbench.solvers.milp import workflow as milp_model
+from schedbench.solvers.exact.certificate import FORMULA
+from schedbench.solvers.exact.ratio import minimize_max_ratio
+from schedbench.solvers.workflow.structure import domains
 from schedbench.validator import validate
 
 #: Every SLR is at least 1: a job cannot finish before its critical path.
@@ -65,6 +66,9 @@ def _schedule(solution: list[int]) -> WorkflowSchedule:
     return WorkflowSchedule(tuple(solution[:n]), tuple(solution[n:]))
 
 
+FAMILY = "workflow"
+#: One model per backend (``solvers/cpsat``, ``solvers/milp``).
+MODELS = {"cpsat": cpsat_model, "milp": milp_model}
 BACKENDS = ("cpsat", "milp")
 #: The strongest measured: the time-indexed MILP refuses models past the MILP
 #: coefficient limit and is slower below (bench/optimality_stress.py).
@@ -82,7 +86,7 @@ def solve(instance: WorkflowInstance, objective: str, solver: str, time_limit: f
     denominators = [Fraction(critical_path(job)) for job in instance.jobs]
     if solver == "milp" and value > LOWER_BOUND:
         # the largest question the search can ask: every later target is smaller
-        backend(solver, "workflow").require_small(instance, deadlines_at(instance, value))
+        MODELS[solver].require_small(instance, deadlines_at(instance, value))
 
     def ask(backend_model, limits: list[int], seconds: float):
         deadlines = _deadlines(instance, limits)
@@ -92,7 +96,7 @@ def solve(instance: WorkflowInstance, objective: str, solver: str, time_limit: f
         return outcome.status, None if outcome.solution is None else _schedule(outcome.solution)
 
     search = minimize_max_ratio(denominators, LOWER_BOUND, ("SLR>=1",), value, schedule, lambda s: max_slr(instance, s),
-                                "workflow", solver, ask, max(time_limit - (time.monotonic() - began), 0.01))
+                                MODELS, solver, ask, max(time_limit - (time.monotonic() - began), 0.01))
     return Result(search.status, search.value, search.bound, search.schedule, solver, f"{solver}:ratio-bisection",
                   time.monotonic() - began, {"incumbent": name, "incumbent_value": str(value),
                                              "questions": search.questions, **search.details}, search.proof)
