@@ -10,7 +10,7 @@ from hypothesis import settings
 
 from schedbench.families import model_backends
 
-#: Property-based tests (tests/test_properties.py): "ci", the default, draws
+#: Property-based tests (tests/contract/test_properties.py): "ci", the default, draws
 #: the same examples on every run (a failure is reproducible as it is
 #: reported); HYPOTHESIS_PROFILE=explore searches afresh each time, for a
 #: developer hunting new failures (keep each as an @example).

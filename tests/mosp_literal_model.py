@@ -7,7 +7,7 @@ the jobs on q that start before T_k (any owner) have a total length
 >= T_k and all end by it, so they tile [0, that total) without a gap. No
 prefix, order or symmetry argument: slow, and only for tiny instances.
 Without presolve: CP-SAT 9.15's refutes this model on feasible instances
-(google/or-tools#5274; ``tests/test_certificate.py``).
+(google/or-tools#5274; ``tests/contract/test_certificate.py``).
 """
 
 from ortools.sat.python import cp_model

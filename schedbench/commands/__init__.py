@@ -66,7 +66,7 @@ def write_output(path: str, text: str, option: str) -> None:
 
 
 def register(group: click.Group) -> None:
-    for module in pkgutil.iter_modules(__path__):
-        for command in import_module(f"{__name__}.{module.name}").COMMANDS:
+    for info in pkgutil.iter_modules(__path__):
+        for command in import_module(f"{__name__}.{info.name}").COMMANDS:
             group.add_command(command)
     group.add_command(group.commands["claims"], name="bounds")

@@ -8,8 +8,8 @@ import time
 from schedbench.solvers.pcmax.assignment_search import fits
 from schedbench.solvers.pcmax.bin_completion import FEASIBLE, INFEASIBLE, UNKNOWN, pack
 
-from test_bin_completion import _makespan
-from test_solvers import _brute_force
+from test_pcmax_bin_completion import _makespan
+from test_pcmax_solvers import _brute_force
 
 
 def test_it_decides_like_enumeration_on_both_sides_of_the_optimum():

@@ -37,3 +37,37 @@ def test_no_import_circle_among_the_modules(tree):
     assert {"model", "validator", "metrics", "heuristics", "solvers", "instances", "registry", "harness"} <= layers
     cycles = sorted(nx.simple_cycles(graph), key=len)
     assert not cycles, f"{len(cycles)} import circles, the shortest: {' -> '.join(cycles[0])}"
+
+
+def _project_modules():
+    """(path, syntax tree) of every module the package installs, and of bench/."""
+    import ast
+
+    for folder in ("schedbench", "solvers", "heuristics", "instances", "bench"):
+        for path in sorted((REPO / folder).rglob("*.py")):
+            yield path, ast.parse(path.read_text())
+
+
+def test_no_function_is_longer_than_60_lines():
+    import ast
+
+    long = [f"{path.relative_to(REPO)}:{node.lineno} {node.name} ({node.end_lineno - node.lineno + 1} lines)"
+            for path, tree in _project_modules() for node in ast.walk(tree)
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno >= 60]
+    assert not long, long
+
+
+def test_no_module_is_found_by_a_family_name():
+    """Family modules are reached through the registry; the only
+    ``import_module`` calls left scan their own package (``{__name__}.{info.name}``)
+    or load a user's file (user_code)."""
+    import ast
+
+    lookups = []
+    for path, tree in _project_modules():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "import_module":
+                text = ast.unparse(node.args[0])
+                if text != "f'{__name__}.{info.name}'" and path.name != "user_code.py":
+                    lookups.append(f"{path.relative_to(REPO)}:{node.lineno} import_module({text})")
+    assert not lookups, lookups

@@ -16,7 +16,7 @@ from schedbench.instances.workflow import paper_platform, small_workload, synthe
 from schedbench.model import instance_to_json, parse_instance
 from schedbench.model.workflow import Cluster
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+SHARED = Path(__file__).resolve().parents[3] / "shared"
 NASA = SHARED / "traces" / "NASA-iPSC-1993-3.1-cln.swf.gz"
 
 

@@ -11,7 +11,7 @@ from schedbench.schedule import Schedule, back_to_back
 from schedbench.solvers.pcmax.bin_completion import FEASIBLE, INFEASIBLE, UNKNOWN, pack
 from schedbench.validator import validate
 
-from test_solvers import _brute_force
+from test_pcmax_solvers import _brute_force
 
 
 def _makespan(lengths, machine_of, machines):

@@ -22,7 +22,7 @@ from schedbench.harness.cells import run_task
 from schedbench.harness.experiment import load
 from schedbench.harness.store import canonical
 
-EXPERIMENTS = sorted((Path(__file__).resolve().parents[1] / "bench" / "experiments").glob("*.toml"))
+EXPERIMENTS = sorted((Path(__file__).resolve().parents[2] / "bench" / "experiments").glob("*.toml"))
 
 
 def stand_in_rows(experiment) -> list[dict]:

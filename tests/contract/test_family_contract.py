@@ -15,7 +15,7 @@ from schedbench.cli import cli
 from schedbench.model import FAMILIES, instance_to_json
 
 def run_cli(*args):
-    """The command in-process (the doors are what is tested here; tests/test_cli.py runs it as a user would)."""
+    """The command in-process (the doors are what is tested here; tests/cli/test_cli.py runs it as a user would)."""
     out = CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
     out.returncode = out.exit_code
     return out

@@ -233,7 +233,7 @@ def test_every_before_and_after_table_in_the_docs_is_regenerated_by_its_command(
 
     from bench import frontier_compare
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     tables = sorted((root / "docs" / "results").glob("compare_*.md"))
     page = (root / "docs" / "frontier.md").read_text() + (root / "docs" / "development-notes.md").read_text()
     assert len(tables) >= 8

@@ -195,7 +195,7 @@ def test_time_limit_returns_best_and_bound():
 
 def _instances():
     """85 small random campaign instances, with and without release and think times (larger ones, both
-    backends on each: tests/test_optimality_stress.py and bench/optimality_stress.py)."""
+    backends on each: tests/harness/test_optimality_stress.py and bench/optimality_stress.py)."""
     for seed in range(85):
         if seed % 3 == 0:
             yield random_small(seed, users=(1, 3), campaigns=(1, 2), jobs=(1, 3), length=(1, 5), machines=(1, 3))
