@@ -37,8 +37,8 @@ from itertools import chain, zip_longest
 from pathlib import Path
 
 from schedbench import families
-from schedbench.harness.corpus import (OPEN_AFTER, SETTLED, Entry, certify, corpus_dir, default_table, has_gap,
-                                     is_open, read_table, status_counts)
+from schedbench.harness.corpus import (OPEN_AFTER, SETTLED, STATUSES, Entry, certify, corpus_dir, default_table,
+                                     has_gap, is_open, load, read_table, status_counts)
 from bench.frontier import instance, lines, params_at, seed_at
 from bench.results_log import write_generated
 from schedbench.errors import UserInputError
@@ -129,8 +129,6 @@ def try_open(count: int, time_limit: float, workers: int, cluster: str | None,
 def summary() -> str:
     """Per family: instance files, entries by status, and the instances
     certified (an ``opt`` or ``infeasible`` entry) with their sizes (jobs)."""
-    from schedbench.harness.corpus import STATUSES, load
-
     table = read_table(default_table())
     counted = status_counts(table)
     rows = ["| family | instances | " + " | ".join(f"{s} entries" for s in STATUSES)

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from schedbench import families
 from schedbench.harness.experiment import InstanceSpec, build_instance
 from bench.optimality_stress import BACKENDS, settled, disagreement, solve_once
 from bench.results_log import append_row, resume, write_generated
@@ -62,8 +63,6 @@ def instance(line: dict, step: int, seed: int):
 
 def solve_task(task: tuple[dict, int, int, str, float]) -> dict:
     """One backend on one instance of a step: the answer and the instance's size."""
-    from schedbench import families
-
     line, step, seed, backend, limit = task
     inst = instance(line, step, seed)
     size = families.size(inst)

@@ -26,7 +26,13 @@ from pathlib import Path
 from tqdm import tqdm
 
 from bench.results_log import append_row, resume, write_generated
+from schedbench.errors import ModelTooLarge
+from schedbench.families import violations
 from schedbench.harness.runner import map_unordered
+from schedbench.instances import campaign, dssp, knapsack, mosp, pcmax, workflow
+from schedbench.solvers import solve
+from schedbench.solvers.exact import settings
+from schedbench.solvers.pcmax import clear_cache
 
 FAMILIES = ("pcmax", "mosp", "campaign", "workflow", "dssp", "knapsack", "three_partition")
 BACKENDS = ("cpsat", "milp")
@@ -35,8 +41,6 @@ MAXIMISED = ("dssp", "knapsack")
 
 def instance(family: str, seed: int) -> tuple[object, str]:
     """The seed-th stress instance of ``family`` and the objective it is solved for."""
-    from schedbench.instances import campaign, dssp, knapsack, mosp, pcmax, workflow
-
     if family == "pcmax":
         return pcmax.uniform(seed, jobs=20 + seed % 31, machines=3 + seed % 6, high=(100, 1000)[seed % 2]), "makespan"
     if family == "mosp":
@@ -69,12 +73,6 @@ def solve_twice(task: tuple[str, int, float]) -> dict:
 def solve_once(inst, objective: str, backend: str, limit: float, options: dict | None = None, name: str = "") -> dict:
     """One backend's answer, its schedule validated: status, exact value and
     bound, proof, seconds; ``{"status": "refused"}`` for a model too large."""
-    from schedbench.errors import ModelTooLarge
-    from schedbench.solvers import solve
-    from schedbench.solvers.exact import settings
-    from schedbench.solvers.pcmax import clear_cache
-    from schedbench.families import violations
-
     clear_cache()  # no backend reuses the other's P||Cmax answers (MOSP's relaxation)
     began = time.perf_counter()
     with settings.cpsat_workers(1):  # the solve and the references its check needs

@@ -21,15 +21,15 @@ from pathlib import Path
 from tqdm import tqdm
 
 from bench.results_log import append_row, resume, write_generated
+from schedbench.instances.pcmax import planted, read_benchmark_file, uniform
+from schedbench.solvers.exact import settings
+from schedbench.solvers.pcmax import pcmax_optimum
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "pcmax"
 PAPER = "published (their machine, commercial MIP): bounds 55.2%, arc-flow ILP 75.7% within 10 s, best B&B 67.5% within 10 s"
 
 
 def _solve(task):
-    from schedbench.solvers.exact import settings
-    from schedbench.solvers.pcmax import pcmax_optimum
-
     settings.use_cpsat_workers(1)
 
     name, label, lengths, machines, solver, limit, known = task
@@ -43,8 +43,6 @@ def _solve(task):
 
 
 def lawrinenko_tasks(sample: int, solver: str, limit: float):
-    from schedbench.instances.pcmax import read_benchmark_file
-
     known = {}
     for line in (SHARED / "opt-known-instances-lawrinenko.txt").read_text().splitlines():
         name, value = line.split()
@@ -57,8 +55,6 @@ def lawrinenko_tasks(sample: int, solver: str, limit: float):
 
 
 def generated_tasks(solver: str, limit: float, per_cell: int):
-    from schedbench.instances.pcmax import uniform
-
     for low, high in ((1, 1000), (100, 200)):
         for ratio in (2, 3, 4, 5):
             for n in (50, 100, 200, 500):
@@ -72,8 +68,6 @@ PLANTED_SIZES = ((1000, 200), (2500, 300), (5000, 1000), (8000, 2000), (10000, 2
 
 def planted_tasks(solver: str, limit: float, per_cell: int):
     """Planted instances (``instances.pcmax.planted``): the optimum is known by construction."""
-    from schedbench.instances.pcmax import planted
-
     for high in (100, 1000, 10000):
         for n, m in PLANTED_SIZES:
             for seed in range(per_cell):

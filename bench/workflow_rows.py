@@ -17,15 +17,16 @@ import random
 import time
 from pathlib import Path
 
+from bench.frontier import instance, lines
 from bench.results_log import write_generated
+from schedbench.instances.workflow import synthetic_workload
+from schedbench.model import parse_instance
+from schedbench.solvers.workflow import deadlines_at, incumbent
+from schedbench.solvers.workflow.structure import domains, eligible_clusters, energy_rows
 
 
 def cases() -> list[tuple[str, object]]:
     """(label, instance) from small to large."""
-    from bench.frontier import instance, lines
-    from schedbench.instances.workflow import synthetic_workload
-    from schedbench.model import parse_instance
-
     line = next(line for line in lines() if line["name"] == "workflow max-slr")
     out = [(f"frontier step {step} seed 0", instance(line, step, 0)) for step in (4, 6, 7)]
     out += [(f"synthetic, {jobs} jobs", synthetic_workload(1, jobs=jobs)) for jobs in (100, 300, 1000)]
@@ -42,9 +43,6 @@ def cases() -> list[tuple[str, object]]:
 
 def measure(inst) -> tuple[int, int, float]:
     """Rows, terms and the best of three timings of one question's rows."""
-    from schedbench.solvers.workflow import deadlines_at, incumbent
-    from schedbench.solvers.workflow.structure import domains, eligible_clusters, energy_rows
-
     value, _, _ = incumbent(inst)
     target = (1 + value) / 2
     window = domains(inst, deadlines_at(inst, target))

@@ -10,12 +10,15 @@ import random
 from pathlib import Path
 from typing import Annotated, Literal
 
-from schedbench.errors import UserInputError
+from schedbench.errors import InstanceError, UserInputError
 from schedbench.instances.campaign import zipf_weights
 from schedbench.instances.parameters import Count, Range, Range0, generator, ordered
+from schedbench.instances.swf import read_swf, trace_credits
 from schedbench.model import load_instance
 from schedbench.model.mosp import MospInstance, Organization
 from schedbench.model.three_partition import ThreePartitionInstance, checked
+from schedbench.result import FEASIBLE, INFEASIBLE
+from schedbench.solvers.three_partition import solve
 
 LocalObjective = Literal["cmax", "sum_ci"]
 Organizations = Annotated[int, 2]  # N >= 2 for the papers' constructions
@@ -48,9 +51,6 @@ def organizations_from_swf(path: str, organizations: int = 5, machines: int = 1,
     left out (their count goes into meta). Each organization gets
     ``machines`` machines (one, as in §6). As for campaigns, a job that ran
     on q processors becomes q jobs of its run time."""
-    from schedbench.errors import InstanceError
-    from schedbench.instances.swf import read_swf, trace_credits
-
     header, jobs = read_swf(path, max_jobs)
     work: dict[int, int] = {}
     for job in jobs:
@@ -181,9 +181,6 @@ def proven_no_three_partition(q: int, bound: int, seed: int, solver: str = "cpsa
     is a fact of the items and does not depend on the solver or the machine:
     a draw left undecided within ``time_limit`` is an error (ValueError, so
     the command line reports it in one line)."""
-    from schedbench.result import FEASIBLE, INFEASIBLE
-    from schedbench.solvers.three_partition import solve
-
     if q < 2:
         raise ValueError("q must be at least 2: with one triple every valid instance is a yes-instance")
 

@@ -79,7 +79,7 @@ class Case:
         return self._schedules[heuristic]
 
     def value(self, heuristic: str, objective: str | None = None) -> Fraction:
-        """Heuristic ``heuristic``'s exact objective value; only for a schedule valid by SPEC's rules."""
+        """Heuristic ``heuristic``'s exact objective value; only for a schedule valid by the format's rules."""
         objective = self._objective(objective)
         schedule = self.schedule(heuristic)
         status, why = families.heuristic_verdict(self.instance, schedule, objective, heuristic)

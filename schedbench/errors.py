@@ -33,7 +33,7 @@ def _restore(cls: type, args: tuple, state: dict) -> Exception:
 
 
 class InstanceError(UserInputError):
-    """The instance file breaks SPEC.md."""
+    """The instance file breaks the format reference."""
 
 
 class BeyondSchemaError(InstanceError):

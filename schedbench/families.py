@@ -170,19 +170,19 @@ def violations(instance, schedule: Schedule, objective: str | None, heuristic: s
 
 def heuristic_verdict(instance, schedule: Schedule, objective: str | None,
                       heuristic: str | None) -> tuple[str, str]:
-    """(status, why) of a heuristic's schedule. feasible: valid by SPEC's rules.
+    """(status, why) of a heuristic's schedule. feasible: valid by the format's rules.
     relaxed: valid only against the heuristic's own references (a MOSP
     heuristic keeps the local constraints of its own local schedule, not
-    SPEC's ref_k), so its value may be compared with lower bounds but never
-    with SPEC's optimum. invalid: neither. With no ``heuristic`` named (a
-    user's function) only SPEC's rules apply: feasible or invalid."""
+    the format's ref_k), so its value may be compared with lower bounds but never
+    with the format's optimum. invalid: neither. With no ``heuristic`` named (a
+    user's function) only the format's rules apply: feasible or invalid."""
     breach = violations(instance, schedule, objective)
     if not breach:
         return "feasible", ""
     own = violations(instance, schedule, objective, heuristic=heuristic)
     if own:
         return "invalid", str(own[0])
-    return "relaxed", f"valid against its own references, not SPEC's: {breach[0]}"
+    return "relaxed", f"valid against its own references, not the format's: {breach[0]}"
 
 
 def gantt_bars(instance, schedule: Schedule) -> list[Bar]:

@@ -1,4 +1,4 @@
-"""What every exact solve returns (SPEC.md, ``schedbench solve``)."""
+"""What every exact solve returns (the format reference, ``schedbench solve``)."""
 
 from dataclasses import dataclass, field
 from fractions import Fraction

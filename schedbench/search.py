@@ -1,6 +1,6 @@
 """Adversarial search over instances: find the one that maximises a score.
 
-The search works on an instance's SPEC JSON, so it needs nothing from a
+The search works on an instance's JSON, so it needs nothing from a
 family but its parser, its ``size`` and a start: a move changes one integer
 (a length, a release or think time, a count of machines, a successor), or
 drops, duplicates or swaps an element of one list (a job, a campaign, a

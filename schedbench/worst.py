@@ -22,6 +22,7 @@ from typing import Any
 
 from schedbench import families
 from schedbench.errors import NotProven, UserInputError
+from schedbench.harness.runner import dask_client, map_unordered
 from schedbench.model import instance_to_json
 from schedbench.result import OPTIMAL
 from schedbench.search import Found, Limits, Scored, search
@@ -138,8 +139,6 @@ def worst(heuristic: str, family: str, objective: str | None = None, limits: Lim
     start_of(family)
     runs = [partial(_chain, heuristic, family, objective, limits, seed if chains == 1 else seed * 1009 + i, strategy,
                     budget, evaluations, time_limit, stop_at, shrink) for i in range(chains)]
-    from schedbench.harness.runner import dask_client, map_unordered
-
     client = dask_client(cluster) if cluster is not None else None
     with client or nullcontext():
         finished = map_unordered(_call, list(enumerate(runs)), workers if chains > 1 else 1, client)

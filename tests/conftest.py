@@ -19,7 +19,9 @@ settings.register_profile("explore", deadline=None, max_examples=500)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
+#: A small workload in the Standard Workload Format, written for the tests
+#: (the test suite reads nothing outside the repository).
+SAMPLE_TRACE = REPO / "tests" / "data" / "sample.swf"
 
 
 @pytest.fixture(params=model_backends())

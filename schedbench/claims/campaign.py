@@ -18,6 +18,7 @@ from schedbench.heuristics.ostrich import ostrich_with_virtual
 from schedbench.metrics.campaign import campaign_times, objective_value, user_flows
 from schedbench.model.campaign import Campaign, CampaignInstance, User
 from schedbench.result import OPTIMAL
+from schedbench.solvers import solve
 from schedbench.solvers.campaign import optimal_user_flows
 from schedbench.solvers.pcmax import pcmax_optimum
 
@@ -44,8 +45,6 @@ class CampaignCase:
 
     def optimum(self, objective: str) -> Fraction:
         if objective not in self._optima:
-            from schedbench.solvers import solve
-
             result = solve(self.instance, objective, self.solver, self.time_limit)
             if result.status != OPTIMAL:
                 raise NotProven(objective)

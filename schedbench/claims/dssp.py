@@ -18,6 +18,7 @@ from schedbench.metrics.dssp import completed_jobs, theorem1_parameter
 from schedbench.model.dssp import DsspInstance, Job
 from schedbench.result import OPTIMAL
 from schedbench.metrics.dssp import knapsack_bound, lp_bound
+from schedbench.solvers.dssp import solve
 from schedbench.validator import validate
 
 
@@ -32,8 +33,6 @@ class DsspCase:
     @cached_property
     def optimum(self) -> int:
         """Proven by the model alone: the paper's bound is one of the claims checked."""
-        from schedbench.solvers.dssp import solve
-
         result = solve(self.instance, "reward", self.solver, self.time_limit, trust_bound=False)
         if result.status != OPTIMAL:
             raise NotProven("reward")

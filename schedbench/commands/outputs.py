@@ -7,6 +7,10 @@ import click
 
 from schedbench.commands import require_directory, write_output
 from schedbench.errors import UserInputError
+from schedbench.model import load_instance, load_schedule, schedule_from_json
+
+# Commands import the harness and the family registry inside themselves: `schedbench --help`
+# takes 0.15 s, and 0.6 s with them at the top (measured).
 
 STORE = click.argument("store", type=click.Path(dir_okay=False))
 EXPERIMENT = click.option("--experiment", default=None, metavar="NAME",
@@ -117,8 +121,6 @@ def gantt(source, schedule_file, cell, out) -> None:
     and a heuristic's own references, as the run checked it) is drawn
     under its first violation, with a warning.
     """
-    from schedbench.model import load_instance, load_schedule
-
     require_directory(out, "--out")
     if cell is None:
         if schedule_file is None:
@@ -154,7 +156,6 @@ def _stored_schedule(store: str, cell: str):
     from schedbench.harness.cells import instance_hash
     from schedbench.harness.experiment import rebuild_instance
     from schedbench.harness.store import Store
-    from schedbench.model import schedule_from_json
 
     if not re.fullmatch(r"[0-9a-f]+", cell):
         raise UserInputError("--cell", f"a cell id is hexadecimal, got {cell!r}")

@@ -9,6 +9,9 @@ import click
 
 from schedbench.errors import UserInputError
 
+# Commands import the harness inside themselves: `schedbench --help`
+# takes 0.15 s, and 0.6 s with it at the top (measured).
+
 DEFAULT_STORE = "schedbench-results.sqlite"
 
 

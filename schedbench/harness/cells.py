@@ -24,6 +24,9 @@ from schedbench import families
 from schedbench.harness.experiment import Cell, Task, build_instance
 from schedbench.harness.store import canonical, exact
 from schedbench.errors import NotProven
+from schedbench.model import instance_to_json, schedule_to_json
+from schedbench.solvers import solve
+from schedbench.solvers.exact import settings
 
 
 def run_task(task: Task) -> list[dict[str, Any]]:
@@ -43,8 +46,6 @@ def _run_cell(instance, cell: Cell) -> dict[str, Any]:
     """The cell's row; every CP-SAT run in it (a solver's, and the references
     its value and checks need) has the cell's workers: one unless a solver
     cell's ``workers`` option says otherwise, the same optimum every run."""
-    from schedbench.solvers.exact import settings
-
     try:
         with settings.cpsat_workers(cell.options.get("workers", 1) if cell.kind == "solver" else 1):
             if cell.kind == "heuristic":
@@ -68,15 +69,11 @@ def _heuristic(instance, cell: Cell) -> dict[str, Any]:
     status = {"status": verdict, "error": why or None}
     if verdict == "invalid":
         return {**out, **status}
-    from schedbench.solvers.exact.settings import DEFAULT_TIME_LIMIT
-
-    value = families.objective_value(instance, schedule, cell.objective, cell.time_limit or DEFAULT_TIME_LIMIT)
+    value = families.objective_value(instance, schedule, cell.objective, cell.time_limit or settings.DEFAULT_TIME_LIMIT)
     return {**out, **status, "value": value, "bound": families.lower_bound(instance, cell.objective)}
 
 
 def _solver(instance, cell: Cell) -> dict[str, Any]:
-    from schedbench.solvers import solve
-
     result = solve(instance, cell.objective, cell.algorithm, cell.time_limit)
     out = {"status": result.status, "value": result.objective, "bound": result.bound,
            "wall_time": result.wall_time, "solver": result.solver, "solver_version": _solver_version(cell.algorithm),
@@ -90,8 +87,6 @@ def _solver(instance, cell: Cell) -> dict[str, Any]:
 
 
 def _schedule_columns(instance, cell: Cell, schedule) -> dict[str, Any]:
-    from schedbench.model import schedule_to_json
-
     measures = families.metrics(instance.family)
     values = {name: _jsonable(measures[name](instance, schedule)) for name in cell.metrics}
     return {"metrics": canonical(values) if values else None,
@@ -146,8 +141,6 @@ def _row(experiment: str, cell: Cell, instance, result: dict[str, Any], digest: 
 
 
 def instance_hash(instance) -> str:
-    from schedbench.model import instance_to_json
-
     return hashlib.sha256(canonical(instance_to_json(instance)).encode()).hexdigest()
 
 

@@ -32,8 +32,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import schedbench.instances
+import schedbench.solvers
 from schedbench import families
+from schedbench.harness.cells import instance_hash
+from schedbench.harness.runner import dask_client, map_unordered
 from schedbench.errors import ModelTooLarge, NotProven, UserInputError, unknown_key
+from schedbench.model import load_instance
 from schedbench.result import INFEASIBLE, OPTIMAL
 
 OPT, BEST, BESTDUAL, INFEASIBLE_STATUS = "opt", "best", "bestdual", "infeasible"
@@ -47,8 +52,6 @@ HEADER = ("instance", "family", "objective", "status", "value", "bound", "solver
 
 def corpus_dir() -> Path:
     """The shipped corpus: ``corpus/`` beside the ``schedbench.instances`` package."""
-    import schedbench.instances
-
     return Path(schedbench.instances.__file__).parent / "corpus"
 
 
@@ -182,9 +185,6 @@ def write_table(path: str | Path, table: Table) -> None:
 def load(table_path: str | Path, entry: Entry):
     """The instance of ``entry``, read from beside its table; refused when the
     file no longer holds the instance that was certified."""
-    from schedbench.harness.cells import instance_hash
-    from schedbench.model import load_instance
-
     instance = load_instance(Path(table_path).parent / entry.instance)
     if instance_hash(instance) != entry.instance_hash:
         raise UserInputError("--table", f"{entry.instance} is not the instance its {entry.objective} entry "
@@ -205,9 +205,7 @@ class Evidence:
 
 def backend_evidence(instance, objective: str, solver: str, time_limit: float) -> Evidence:
     """Solve with one backend; its schedule must validate and be worth what it says."""
-    from schedbench.solvers import solve
-
-    result = solve(instance, objective, solver, time_limit)
+    result = schedbench.solvers.solve(instance, objective, solver, time_limit)  # looked up per call: tests patch it
     if result.status == INFEASIBLE:
         return Evidence(solver, infeasible=True)
     value = None
@@ -370,9 +368,6 @@ def tasks(paths: Sequence[str | Path], objectives: Sequence[str], table_path: st
     settled objectives too unless ``again`` is false; ``only``: just these
     (table key, objective) pairs. ``explicit``: the objective was asked
     for, so an objective that does not apply to the instance is an error."""
-    from schedbench.harness.cells import instance_hash
-    from schedbench.model import load_instance
-
     table_path = Path(table_path)
     table = read_table(table_path)
     todo = []
@@ -404,8 +399,6 @@ def certify(paths: Sequence[str | Path], objectives: Sequence[str] = (), time_li
     bar) and is told how many there are. ``again`` false: settled pairs of
     the given paths are skipped too (a resumed growth); ``only``: just
     these (table key, objective) pairs, in the paths' order."""
-    from schedbench.harness.runner import dask_client, map_unordered
-
     table_path = Path(table_path or default_table())
     todo = [(*task, time_limit) for task in tasks(paths, objectives, table_path, again, only)]
     table = read_table(table_path)

@@ -19,11 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import schedbench.instances
 from schedbench import families
 from schedbench.harness.plots import check_figure
 from schedbench.harness.store import canonical
 from schedbench.errors import UserInputError
-from schedbench.model import FAMILIES
+from schedbench.model import FAMILIES, load_instance
 from schedbench.model.shape import keys_of
 from schedbench.solvers.exact.settings import DEFAULT_TIME_LIMIT, seconds_problem
 
@@ -161,9 +162,9 @@ def _drawable(spec: dict, computed: set[str], where: str, quick: bool) -> None:
     """Refuse a figure reading a metric no grid computes: it would be drawn empty."""
     fields = [(key, spec[key]) for key in ("x", "y", "series") if key in spec]
     fields += [(f"where.{key}", key) for key in spec.get("where", {})]
-    for key, field in fields:
-        if isinstance(field, str) and field.startswith("metrics.") and field.removeprefix("metrics.") not in computed:
-            raise UserInputError(f"{where}.{key}", f"no grid computes the metric {field.removeprefix('metrics.')!r}"
+    for key, value in fields:
+        if isinstance(value, str) and value.startswith("metrics.") and value.removeprefix("metrics.") not in computed:
+            raise UserInputError(f"{where}.{key}", f"no grid computes the metric {value.removeprefix('metrics.')!r}"
                                                    f"{' with --quick' if quick else ''} "
                                                    f"(computed: {', '.join(sorted(computed)) or 'none'})")
 
@@ -430,8 +431,6 @@ def _claims_task(experiment: str, entry: dict, where: str) -> Task:
 
 def build_instance(spec: InstanceSpec):
     """The instance of ``spec``: its generator called with its parameters and seed, or its file loaded."""
-    from schedbench.model import load_instance
-
     if spec.generator == "file":
         return load_instance(_locate(spec.params["file"]))
     generator = families.generators()[spec.generator]
@@ -451,8 +450,6 @@ def _locate(path: str) -> Path:
     candidate = Path(path)
     if candidate.exists():
         return candidate
-    import schedbench.instances
-
     packaged = Path(schedbench.instances.__file__).parent / candidate
     return packaged if packaged.exists() else candidate
 

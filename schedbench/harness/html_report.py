@@ -32,9 +32,11 @@ from typing import Any
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from schedbench import families
 from schedbench.harness import analysis, plots, tables
 from schedbench.harness.statements import verdict_rows
 from schedbench.harness.store import canonical
+from schedbench.model import parse_instance
 
 FAILED_SHOWN = 20
 INLINE_MAX = 64 * 1024   # bytes of JSON a counterexample may carry inside the page
@@ -227,9 +229,6 @@ def _claims(rows: list[dict[str, Any]], out: Path) -> dict[str, Any]:
 def _smallest(claim: dict[str, Any], name: str, instance: dict, out: Path) -> dict[str, Any]:
     """The smallest counterexample's link and, when the claim names one of the
     instance's family's heuristics, that heuristic's schedule on it as a Gantt chart."""
-    from schedbench import families
-    from schedbench.model import parse_instance
-
     found = {"name": name, "link": _download(name, instance, out), "heuristic": None, "gantt": None}
     if len(canonical(instance)) > INLINE_MAX:
         return found
@@ -249,7 +248,5 @@ def _smallest(claim: dict[str, Any], name: str, instance: dict, out: Path) -> di
 def illustrating_heuristic(key: str, family: str) -> str | None:
     """The heuristic a claim key names (``faircamp.thm1``, ``mosp.graham.ilba``,
     ``dssp.thm1.lcpf``): the first dotted part that is one of the family's heuristics."""
-    from schedbench import families
-
     known = families.heuristics(family)
     return next((part for part in key.split(".") if part in known), None)

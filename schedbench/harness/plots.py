@@ -25,10 +25,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from schedbench import families
 from schedbench.harness.analysis import (check_field, experiment_cells, field, half_width, mean, median_interval,
                                        paired_t, percentile, ratio_rows, sort_key)
 from schedbench.harness.statements import check_statements, verdicts
 from schedbench.errors import UserInputError
+from schedbench.families import gantt_bars
 from schedbench.model.shape import keys_of
 
 KINDS = ("line", "hist", "bar", "box")
@@ -333,8 +335,6 @@ def colour(series: Any) -> str:
 
 @functools.cache
 def _known_series() -> list[str]:
-    from schedbench import families
-
     names = {h for f in families.names() for h in families.heuristics(f)}
     names |= {b for f in families.names() for b in families.backends(f)}
     return sorted(names)
@@ -443,15 +443,23 @@ def _natural(text: str) -> tuple:
 
 
 def gantt(bars: list, out: Path, title: str = "") -> Path:
-    """A Gantt chart: one lane per row (natural order, top down), one colour per
-    group, a legend when there are few groups. PNG or PDF by ``out``'s suffix."""
+    """``gantt_figure`` written as PNG or PDF by ``out``'s suffix."""
+    out = Path(out)
+    if out.suffix not in (".png", ".pdf"):
+        raise UserInputError("--out", f"a Gantt chart is written as .png or .pdf, not {out.name!r}")
+    figure = gantt_figure(bars, title)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(out, dpi=120)
+    return out
+
+
+def gantt_figure(bars: list, title: str = ""):
+    """A Gantt chart as a matplotlib ``Figure``: one lane per row (natural
+    order, top down), one colour per group, a legend when there are few groups."""
     from matplotlib import colormaps
     from matplotlib.figure import Figure
     from matplotlib.patches import Patch
 
-    out = Path(out)
-    if out.suffix not in (".png", ".pdf"):
-        raise UserInputError("--out", f"a Gantt chart is written as .png or .pdf, not {out.name!r}")
     lanes = sorted({b.row for b in bars}, key=_natural)
     group_names = sorted({b.group for b in bars}, key=_natural)
     palette = colormaps["tab10" if len(group_names) <= 10 else "tab20"]
@@ -471,15 +479,11 @@ def gantt(bars: list, out: Path, title: str = "") -> Path:
     if 0 < len(group_names) <= GANTT_LEGEND_MAX:
         ax.legend(handles=[Patch(color=colours[g], label=g) for g in group_names], fontsize="small",
                   loc="upper left", bbox_to_anchor=(1.01, 1))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(out, dpi=120)
-    return out
+    return figure
 
 
 def gantt_of(instance, schedule, out: Path, title: str = "", warning: str = "") -> Path:
     """The Gantt chart of a schedule of an instance (bars from the family
     door); ``warning`` (an invalid schedule's violation) heads the title."""
-    from schedbench.families import gantt_bars
-
     title = title or getattr(instance, "name", "") or instance.family
     return gantt(gantt_bars(instance, schedule), out, f"{warning}\n{title}" if warning else title)

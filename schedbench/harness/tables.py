@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from schedbench.harness.analysis import groups, mean, summarize
+from schedbench.harness.analysis import groups, instance_rows, mean, ratio_rows, summarize
 from schedbench.errors import UserInputError
 
 KINDS = ("ratios", "bounds")
@@ -232,8 +232,6 @@ def render(tables: list[Table], form: str) -> str:
 
 def store_tables(rows: list[dict[str, Any]], kind: str) -> list[Table]:
     """The tables of ``kind`` for rows of a store (see ``analysis.select``)."""
-    from schedbench.harness.analysis import instance_rows, ratio_rows
-
     if kind == "ratios":
         return ratio_tables(ratio_rows(rows))
     if kind == "bounds":

@@ -1,4 +1,4 @@
-"""Campaign metrics (SPEC.md, family ``campaign``), all exact.
+"""Campaign metrics (the format reference, family ``campaign``), all exact.
 
 ``Delta_i = C_i - t_i``; ``F_u = sum_i Delta_i``; campaign stretch
 ``Delta_i / l_i`` with ``l_i = max(W_i / m, max_j p_ij)`` (OStrich);
@@ -66,7 +66,7 @@ def user_stretches(instance, schedule: Schedule, optimal_flows) -> list[Fraction
 
 
 def objective_value(instance, schedule: Schedule, objective: str, optimal_flows=None) -> Fraction:
-    """The value of one of SPEC's campaign objectives for this schedule.
+    """The value of one of the format's campaign objectives for this schedule.
 
     ``optimal_flows`` (F_u* per user) is needed for ``max-user-stretch`` only.
     """

@@ -1,4 +1,4 @@
-"""DSSP metrics (SPEC.md family ``dssp``; DSSP paper §2): rewards earned by
+"""DSSP metrics (the format reference family ``dssp``; DSSP paper §2): rewards earned by
 the deadline, and the quantities of the paper's analysis."""
 
 import math

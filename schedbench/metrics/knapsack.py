@@ -1,4 +1,4 @@
-"""Knapsack metrics (SPEC.md family ``knapsack``): a selection's profit and
+"""Knapsack metrics (the format reference family ``knapsack``): a selection's profit and
 weight, and the LP relaxation's bound, all exact."""
 
 from collections.abc import Sequence

@@ -1,8 +1,8 @@
-"""Multi-organization metrics (SPEC.md family ``mosp``; MOSP paper §3-§5), all exact.
+"""Multi-organization metrics (the format reference family ``mosp``; MOSP paper §3-§5), all exact.
 
 - local value of organization k: its makespan C^(k) (local objective cmax)
   or its sum of completion times (sum_ci);
-- ``ref_k``, the local reference (SPEC): k's value with its jobs alone on
+- ``ref_k``, the local reference (the format reference): k's value with its jobs alone on
   its own machines, optimal or by LPT/SPT;
 - LB = max(sum p / m, p_max), m = all machines (§6, Fig. 6);
 - Stretch = max_k C^(k) / C^(k)alone, C^(k)alone the P||Cmax optimum of
@@ -19,7 +19,7 @@ from fractions import Fraction
 from schedbench.metrics import Bar, machine_bars
 from schedbench.metrics.pcmax import fractional_lower_bound
 from schedbench.schedule import Schedule
-from schedbench.validator.mosp import listed_references, local_makespans  # listed_references: read by solvers.mosp
+from schedbench.validator.mosp import local_makespans
 
 
 def makespan(instance, schedule: Schedule) -> int:

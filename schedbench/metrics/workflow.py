@@ -1,4 +1,4 @@
-"""Workflow metrics (SPEC.md ``workflow``; P-SLR paper §2-§4), ratios exact.
+"""Workflow metrics (the format reference ``workflow``; P-SLR paper §2-§4), ratios exact.
 
 CP_k: the longest exec path through job k's DAG; upward rank of a task:
 the longest exec path from it to a sink (its own exec included), the
@@ -46,7 +46,7 @@ def response_times(instance: WorkflowInstance, schedule: Schedule) -> list[int]:
 
 
 def slrs(instance: WorkflowInstance, schedule: Schedule, with_network: bool = False) -> list[Fraction]:
-    """SPEC's SLRs; ``with_network``: over critical paths that include the
+    """the format's SLRs; ``with_network``: over critical paths that include the
     delays of the network the schedule declares (the P-SLR paper's reading
     in §5.2, "network costs will increase the length of the critical path")."""
     paths = (network_critical_paths(instance, schedule) if with_network

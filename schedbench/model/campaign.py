@@ -1,4 +1,4 @@
-"""Campaign-scheduling instances (SPEC.md, family ``campaign``).
+"""Campaign-scheduling instances (the format reference, family ``campaign``).
 
 User ``u``'s campaign 1 is submitted at ``release``; campaign ``i+1`` at the
 completion of campaign ``i`` plus its ``think_time``. Jobs are numbered in a
@@ -55,6 +55,11 @@ class User:
 
 @dataclass(frozen=True)
 class CampaignInstance:
+    """Campaign scheduling on ``machines`` identical machines: ``users``, each
+    a ``User`` with its ``release`` and its ``campaigns`` (each a ``Campaign``
+    with ``jobs`` and ``think_time``). Jobs are numbered flat, user by user,
+    campaign by campaign (``lengths``, ``campaign_slice(u, i)``, ``user_slice(u)``)."""
+
     machines: int
     users: tuple[User, ...]
     name: str = ""

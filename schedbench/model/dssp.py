@@ -1,4 +1,4 @@
-"""Disconnected staged scheduling instances (SPEC.md, family ``dssp``).
+"""Disconnected staged scheduling instances (the format reference, family ``dssp``).
 
 Tasks are numbered flat, job by job and stage by stage: ``task_slice(j)``
 are job j's tasks and ``stage_slice(j, g)`` those of its stage g. A
@@ -68,6 +68,11 @@ class Job:
 
 @dataclass(frozen=True)
 class DsspInstance:
+    """Disconnected staged scheduling: ``processors``, the common
+    ``deadline`` and the ``jobs`` (each a ``Job`` with its ``reward`` and
+    ``stages``, tuples of task lengths). Tasks are numbered flat:
+    ``lengths``, ``task_slice(j)``, ``stage_slice(j, g)``."""
+
     processors: int
     deadline: int
     jobs: tuple[Job, ...]

@@ -1,4 +1,4 @@
-"""Strict readers for JSON fields: SPEC.md's integer rules, no silent repair.
+"""Strict readers for JSON fields: the format reference's integer rules, no silent repair.
 
 JSON booleans, floats and strings are not integers (``True`` is an ``int``
 in Python, so it is rejected explicitly).
@@ -9,7 +9,7 @@ from typing import Any, NamedTuple
 
 from schedbench.errors import BeyondSchemaError, InstanceError
 
-#: The largest length, time, reward, weight or capacity accepted (SPEC.md):
+#: The largest length, time, reward, weight or capacity accepted (the format reference):
 #: solvers work in 64-bit integers, and models multiply values by counts.
 MAX_VALUE = 1 << 40
 #: The largest number of machines, processors or cores: heuristics keep a
@@ -79,7 +79,7 @@ def required(obj: dict, key: str, field: str) -> Any:
 
 
 def document_header(family: str, name: str, meta: dict) -> dict:
-    """The keys every instance file starts with (SPEC.md, general rules)."""
+    """The keys every instance file starts with (the format reference, general rules)."""
     out: dict = {"family": family, "format_version": 1}
     if name:
         out["name"] = name
@@ -89,7 +89,7 @@ def document_header(family: str, name: str, meta: dict) -> dict:
 
 
 def meta(obj: dict) -> dict:
-    """The optional ``meta`` object (SPEC.md: anything, but an object); absent or null is empty."""
+    """The optional ``meta`` object (the format reference: anything, but an object); absent or null is empty."""
     value = obj.get("meta")
     if value is None:
         return {}

@@ -1,4 +1,4 @@
-"""0-1 knapsack instances (SPEC.md, family ``knapsack``): the job-selection
+"""0-1 knapsack instances (the format reference, family ``knapsack``): the job-selection
 phase of DSSP (two-phase rendering paper, §2.2), items standing for jobs.
 
 An empty item list is a valid instance (the selection phase may find no
@@ -37,6 +37,9 @@ class Item:
 
 @dataclass(frozen=True)
 class KnapsackInstance:
+    """0-1 knapsack: the ``capacity`` and the ``items`` (each an ``Item``
+    with ``weight`` and ``profit``); ``weights`` and ``profits`` as tuples."""
+
     capacity: int
     items: tuple[Item, ...]
     name: str = ""

@@ -1,4 +1,4 @@
-"""Multi-organization scheduling instances (SPEC.md, family ``mosp``).
+"""Multi-organization scheduling instances (the format reference, family ``mosp``).
 
 Jobs are numbered flat, organization by organization, and so are machines:
 organization k owns machines ``machine_slice(k)`` of the m = sum m_k, and
@@ -47,6 +47,13 @@ class Organization:
 
 @dataclass(frozen=True)
 class MospInstance:
+    """Multi-organization scheduling: ``organizations`` (each an
+    ``Organization`` with its ``machines`` and ``jobs``), the
+    ``local_objective`` (``cmax`` or ``sum_ci``), the ``local_reference``
+    and ``selfish``. Jobs and machines are numbered flat, organization by
+    organization: ``lengths``, ``job_slice(k)``, ``machine_slice(k)``,
+    ``owner_of_job``, ``owner_of_machine``."""
+
     organizations: tuple[Organization, ...]
     local_objective: str = "cmax"
     local_reference: str = "optimal"

@@ -1,4 +1,4 @@
-"""P||Cmax instances (SPEC.md, family ``pcmax``)."""
+"""P||Cmax instances (the format reference, family ``pcmax``)."""
 
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +19,9 @@ SCHEDULE = Record((Key("jobs", placements(), doc="Per job, in the instance's ord
 
 @dataclass(frozen=True)
 class PcmaxInstance:
+    """P||Cmax: ``machines`` identical machines and the ``jobs``' lengths
+    (job j is ``jobs[j]``; schedules list jobs in this order)."""
+
     machines: int
     jobs: tuple[int, ...]
     name: str = ""

@@ -1,6 +1,6 @@
 """Reading an instance or schedule file as strict JSON (RFC 8259).
 
-Python's ``json`` is lenient where SPEC's one-line rule needs it not to
+Python's ``json`` is lenient where the format's one-line rule needs it not to
 be: it takes NaN and Infinity (and reads 1e400 as infinity), lets a
 repeated key silently overwrite the first, and fails with a traceback,
 not a message, on text that is not UTF-8, on nesting deeper than its

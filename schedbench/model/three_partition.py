@@ -1,4 +1,4 @@
-"""3-PARTITION instances (SPEC.md, family ``three_partition``).
+"""3-PARTITION instances (the format reference, family ``three_partition``).
 
 Valid only with 3q items summing to qB, each strictly between B/4 and B/2
 (so any triple summing to B has exactly three items). A solution is a
@@ -29,6 +29,8 @@ SCHEDULE = Record((Key("certificate", List(List(AnyInteger(), min_items=3, max_i
 
 @dataclass(frozen=True)
 class ThreePartitionInstance:
+    """3-PARTITION: the 3q ``items`` and the ``bound`` B each triple sums to."""
+
     bound: int
     items: tuple[int, ...]
     name: str = ""
@@ -48,14 +50,14 @@ def size(instance: ThreePartitionInstance) -> fields.Size:
 
 
 def parse(obj: dict) -> ThreePartitionInstance:
-    """The instance of a document that matches ``INSTANCE``, if SPEC's three conditions hold."""
+    """The instance of a document that matches ``INSTANCE``, if the format's three conditions hold."""
     items = tuple(obj["items"])
     fields.total(items, "items", "total of the items")
     return checked(ThreePartitionInstance(obj["bound"], items, INSTANCE.value(obj, "name"), fields.meta(obj)))
 
 
 def checked(instance: ThreePartitionInstance) -> ThreePartitionInstance:
-    """The instance if SPEC's three conditions hold, else an error naming the field."""
+    """The instance if the format's three conditions hold, else an error naming the field."""
     b, items = instance.bound, instance.items
     if len(items) % 3:
         raise BeyondSchemaError("items", f"must hold 3q items, got {len(items)}")
@@ -79,7 +81,7 @@ def schedule_to_json(instance: ThreePartitionInstance, certificate: Certificate)
 
 
 def result_fields(instance: ThreePartitionInstance, certificate: Certificate) -> dict[str, Any]:
-    """The keys ``solve --json`` adds (SPEC: the triples as "certificate")."""
+    """The keys ``solve --json`` adds (the format reference: the triples as "certificate")."""
     return schedule_to_json(instance, certificate)
 
 

@@ -1,4 +1,4 @@
-"""DAG workflow instances (SPEC.md, family ``workflow``; P-SLR paper §2).
+"""DAG workflow instances (the format reference, family ``workflow``; P-SLR paper §2).
 
 Tasks are numbered flat, job by job; ``task_slice(k)`` are job k's. Each
 job's DAG is a networkx ``DiGraph`` over its local task indexes, with
@@ -7,7 +7,7 @@ outside the job, a cycle, a kind no cluster offers, more cores than every
 cluster of the task's kind has. A schedule gives each task a cluster and a
 start; schedule files list, per job, its tasks' ``{cluster, start}``.
 
-Placement (SPEC, P-SLR paper §2.3): the tasks of one job that share a kind
+Placement (the format reference, P-SLR paper §2.3): the tasks of one job that share a kind
 run on one cluster (``placement_groups``); ``"colocate": false`` lets each
 task pick its own.
 
@@ -145,13 +145,20 @@ class Network:
 
 @dataclass(frozen=True)
 class WorkflowInstance:
+    """DAG workflows: the ``clusters`` (each a ``Cluster`` with ``cores`` and
+    ``kind``) and the ``jobs`` (each a ``WorkflowJob`` with ``arrival``,
+    ``tasks`` and its DAG as ``graph``; a ``Task`` has ``exec``, ``cores``,
+    ``kind`` and ``succ``). Tasks are numbered flat: ``tasks``,
+    ``task_slice(k)``, ``placement_groups``; ``colocate``, ``network`` and
+    ``shares`` as in the format reference."""
+
     clusters: tuple[Cluster, ...]
     jobs: tuple[WorkflowJob, ...]
     name: str = ""
     meta: dict = field(default_factory=dict, compare=False, hash=False)
     network: tuple = ()                                  # nested tuples of cluster indexes; () = flat
     shares: tuple[tuple[str, int, str | None], ...] = ()  # (node, share, parent); () = flat, share 1
-    colocate: bool = True                                # SPEC's placement rule
+    colocate: bool = True                                # the format's placement rule
 
     family = FAMILY
 

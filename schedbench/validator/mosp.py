@@ -2,10 +2,10 @@
 when the instance (or the caller) asks, the selfishness restriction.
 
 Local constraints compare each organization's value with the reference the
-caller gives: SPEC's ``ref_k`` (an optimal one is a P||Cmax optimum, proven
+caller gives: the format's ``ref_k`` (an optimal one is a P||Cmax optimum, proven
 upstream by ``solvers.mosp.local_references``: the validator calls no
 solver), or a heuristic's own local schedule's values. LPT and SPT
-references it computes itself, from the instance alone. Selfishness (SPEC): a job j of k may start
+references it computes itself, from the instance alone. Selfishness (the format reference): a job j of k may start
 no later than (a) the first start of a foreign job on k's machines and
 (b) the first idle moment of any machine of k.
 """
@@ -47,7 +47,7 @@ def list_schedule_value(lengths: Sequence[int], machines: int, objective: str) -
 
 
 def listed_references(instance) -> list[int] | None:
-    """ref_k where SPEC's ``local_reference`` is a list schedule (LPT or
+    """ref_k where the format's ``local_reference`` is a list schedule (LPT or
     SPT, or SPT's optimal sum of completions), computed from the instance
     alone; None where it is the optimal P||Cmax makespan, which a solver
     must prove (``solvers.mosp.local_references``)."""

@@ -1,9 +1,9 @@
-"""Workflow schedules (SPEC.md ``workflow``): every task runs once, on one
+"""Workflow schedules (the format reference ``workflow``): every task runs once, on one
 cluster of its kind, for ``exec`` time units without preemption (one start
-each), on the same cluster as its job's other tasks of that kind (SPEC's
+each), on the same cluster as its job's other tasks of that kind (the format's
 placement rule, unless the instance says ``"colocate": false``), not before its job's arrival nor before each predecessor has
 finished; on every cluster the tasks running at any instant use at most its
-cores. Network delays are a simulation feature, not part of SPEC's
+cores. Network delays are a simulation feature, not part of the format's
 objective: a schedule that declares the network it was made under must also
 start each task no earlier than a predecessor on another cluster ends plus
 that predecessor's delay (§2.4), recomputed here from the instance's tree."""

@@ -9,7 +9,7 @@ deterministic):
   same search nor the same model rewriting (``solvers.exact.certificate`` asks
   it where no MILP can express a model). CP-SAT 9.15's presolve refutes
   feasible models whatever the workers and seed (google/or-tools#5274;
-  this project met it on a selfish MOSP model, ``tests/test_certificate.py``).
+  this project met it on a selfish MOSP model, ``tests/contract/test_certificate.py``).
 
 A hint outside a variable's domain is dropped with every other hint of the
 model: CP-SAT has answered INFEASIBLE on feasible models given such hints

@@ -32,7 +32,7 @@ from schedbench.solvers.workflow.structure import domains, eligible_clusters, en
 #: hundredths of a second and the last in 1.7 s.
 #: And no symmetry detection: with the energy rows, CP-SAT 9.15's crashed
 #: (IndexError out of the solve) on a valid model of 22 variables
-#: (``tests/test_workflow_solvers.py``); the model breaks the clusters'
+#: (``tests/workflow/test_workflow_solvers.py``); the model breaks the clusters'
 #: symmetry itself (``solvers.workflow.eligible_clusters``).
 PARAMETERS = MappingProxyType({"use_overload_checker_in_cumulative": True,
                                "use_conservative_scale_overload_checker": True,

@@ -15,7 +15,8 @@ from fractions import Fraction
 from functools import cached_property, lru_cache
 
 from schedbench.errors import UserInputError
-from schedbench.metrics.mosp import listed_references, makespan
+from schedbench.heuristics.mosp import HEURISTICS, local_phase
+from schedbench.metrics.mosp import makespan
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, UNKNOWN, Result
 from schedbench.schedule import Schedule
 from schedbench.solvers.cpsat import mosp as cpsat_model
@@ -24,6 +25,7 @@ from schedbench.solvers.exact.certificate import SEARCH_SHARE, confirm, other_me
 from schedbench.solvers.mosp.local_search import improve
 from schedbench.solvers.pcmax import PcmaxSolution, derived_cache, pcmax_optima, pcmax_optimum
 from schedbench.solvers.pcmax import result as pcmax_result
+from schedbench.validator.mosp import check, listed_references
 
 
 FAMILY = "mosp"
@@ -187,9 +189,6 @@ def incumbent(spec: MospSpec, extra: tuple[Schedule, ...] = (), time_limit: floa
     schedule itself (each organization's reference schedule on its own
     machines, longest job last on each machine, the order that best keeps
     selfishness) and ``extra``: a warm start and an upper bound for the models."""
-    from schedbench.heuristics.mosp import HEURISTICS, local_phase
-    from schedbench.validator.mosp import check
-
     inst = spec.instance
     candidates = [run(inst) for run in HEURISTICS.values()] + list(extra)
     candidates.append(local_phase(inst, "spt" if inst.local_objective == "sum_ci" else "lpt"))

@@ -18,6 +18,7 @@ import time
 from fractions import Fraction
 from math import floor
 
+from schedbench.heuristics.workflow import HEURISTICS
 from schedbench.metrics.workflow import critical_path, max_slr
 from schedbench.model.workflow import WorkflowInstance, WorkflowSchedule
 from schedbench.result import OPTIMAL, Result
@@ -36,8 +37,6 @@ def incumbent(instance: WorkflowInstance) -> tuple[Fraction, str, WorkflowSchedu
     """The best online heuristic by exact max-SLR (ties: the first in the
     registry's order), with its value and name: the search's upper bound and
     first schedule. A heuristic's invalid schedule is a bug, never skipped."""
-    from schedbench.heuristics.workflow import HEURISTICS
-
     scored = []
     for order, (name, run) in enumerate(HEURISTICS.items()):
         schedule = run(instance)

@@ -11,9 +11,7 @@ from schedbench.model import instance_to_json, parse_instance
 from schedbench.validator import validate
 from schedbench import families
 
-from conftest import SHARED, run_cli
-
-TRACES = SHARED / "traces"
+from conftest import SAMPLE_TRACE, run_cli
 
 
 def test_same_seed_same_bytes():
@@ -92,10 +90,9 @@ def test_ostrich_profiles_follow_the_users_kept():
                                                       "long": (worst[2] + worst[3]) / 2}
 
 
-@pytest.mark.skipif(not (TRACES / "NASA-iPSC-1993-3.1-cln.swf.gz").exists(), reason="traces not beside the checkout")
 def test_swf_campaigns_are_valid_instances():
-    inst = campaigns_from_swf(TRACES / "NASA-iPSC-1993-3.1-cln.swf.gz", gap=1200, max_jobs=300)
-    assert inst.machines == 128
+    inst = campaigns_from_swf(SAMPLE_TRACE, gap=1200, max_jobs=300)
+    assert inst.machines == 64  # the trace's MaxProcs
     again = parse_instance(instance_to_json(inst))
     assert again == inst
     counts = Counter(len(u.campaigns) for u in inst.users)

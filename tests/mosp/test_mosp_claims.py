@@ -15,7 +15,7 @@ from schedbench.model import load_instance
 from schedbench.model.mosp import MospInstance, Organization
 from schedbench.schedule import Schedule
 
-from conftest import SHARED, run_cli
+from conftest import SAMPLE_TRACE, run_cli
 
 BY_KEY = {claim.key: claim for claim in CLAIMS}
 
@@ -112,7 +112,7 @@ def test_theorem_2_end_to_end_through_the_command(tmp_path):
 def test_multi_site_workload_from_a_real_trace(tmp_path):
     """Organizations are the trace's groups with the most work, in decreasing
     work; a q-processor job is q jobs; too few groups is a clear error."""
-    trace = SHARED / "traces" / "KTH-SP2-1996-2.1-cln.swf.gz"
+    trace = SAMPLE_TRACE
     inst = organizations_from_swf(str(trace), organizations=3, max_jobs=500)
     _, jobs = read_swf(trace, 500)
     groups = inst.meta["groups"]
@@ -120,6 +120,5 @@ def test_multi_site_workload_from_a_real_trace(tmp_path):
     assert work == sorted(work, reverse=True) and len(groups) == 3
     assert [sum(org.jobs) for org in inst.organizations] == work
     assert inst.meta["trace_jobs_left_out"] == sum(1 for j in jobs if j.group not in groups)
-    out = run_cli("generate", "mosp-swf", "--trace", trace.parent / "NASA-iPSC-1993-3.1-cln.swf.gz",
-                  "--organizations", "5")
+    out = run_cli("generate", "mosp-swf", "--trace", trace, "--organizations", "5")  # it has 4 groups
     assert out.returncode == 2 and "--organizations" in out.stderr and "Traceback" not in out.stderr

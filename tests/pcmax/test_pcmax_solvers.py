@@ -3,8 +3,10 @@
 
 import itertools
 import math
-import time
+import os
 import random
+import time
+from pathlib import Path
 from fractions import Fraction
 
 import pytest
@@ -22,9 +24,13 @@ from schedbench.solvers.campaign import optimal_user_flows
 from schedbench.solvers.pcmax import pcmax_optimum
 from schedbench.validator import validate
 
-from conftest import SHARED
-
-LAWRINENKO = SHARED / "benchmarks" / "pcmax"
+#: The public P||Cmax benchmark set of Lawrinenko (its folder holds
+#: opt-known-instances-lawrinenko.txt and lawrinenko/): the tests on it are
+#: benchmarks (``-m benchmark``), run with its path in SCHEDBENCH_PCMAX_SET;
+#: the test command reads nothing outside the repository.
+LAWRINENKO = Path(os.environ.get("SCHEDBENCH_PCMAX_SET", "/nonexistent"))
+ON_LAWRINENKO = pytest.mark.skipif(not LAWRINENKO.is_dir(), reason="set SCHEDBENCH_PCMAX_SET to the folder of the "
+                                                                   "public P||Cmax benchmark set (Lawrinenko's)")
 
 
 def known_optima():
@@ -35,7 +41,8 @@ def known_optima():
     return table
 
 
-@pytest.mark.skipif(not LAWRINENKO.exists(), reason="shared/ benchmarks not beside the checkout")
+@pytest.mark.benchmark
+@ON_LAWRINENKO
 @pytest.mark.parametrize("backend,size,count", [("milp", "-n20-", 10), ("portfolio", "-n20-", 10),
                                                 ("cpsat", "-n20-m10-", 4)])
 def test_lawrinenko_sample_matches_known_optima(backend, size, count):
@@ -62,7 +69,8 @@ HARD_LAWRINENKO = ("p_cmax-class5-n162-m72-mu100-sigma50-seed12667.txt",
                    "p_cmax-class7-n140-m56-mu560-sigma140-seed18790.txt")
 
 
-@pytest.mark.skipif(not LAWRINENKO.exists(), reason="shared/ benchmarks not beside the checkout")
+@pytest.mark.benchmark
+@ON_LAWRINENKO
 @pytest.mark.parametrize("name", HARD_LAWRINENKO)
 def test_arcflow_lp_bound_and_dive_reach_the_known_optimum(name):
     """The LP bound (by bisection, with or without a capacity tried first:
@@ -86,7 +94,8 @@ def test_arcflow_lp_bound_and_dive_reach_the_known_optimum(name):
     assert _makespan(machine_of, inst.jobs) == optimum
 
 
-@pytest.mark.skipif(not LAWRINENKO.exists(), reason="shared/ benchmarks not beside the checkout")
+@pytest.mark.benchmark
+@ON_LAWRINENKO
 def test_a_dive_asked_again_goes_on_where_it_stopped(monkeypatch):
     """The engine's last step gives a dive cut short by its time the time
     left: the LP steps the first one took are remembered, so the second
