@@ -25,7 +25,9 @@ from schedbench.instances.pcmax import planted, read_benchmark_file, uniform
 from schedbench.solvers.exact import settings
 from schedbench.solvers.pcmax import pcmax_optimum
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "pcmax"
+#: Where the public P||Cmax benchmark set is got, said when --set is missing.
+SET_SOURCE = ("the folder of the public P||Cmax benchmark set of Lawrinenko (opt-known-instances-lawrinenko.txt "
+              "and lawrinenko/), from the P||Cmax benchmark libraries")
 PAPER = "published (their machine, commercial MIP): bounds 55.2%, arc-flow ILP 75.7% within 10 s, best B&B 67.5% within 10 s"
 
 
@@ -42,12 +44,12 @@ def _solve(task):
             "method": found.method, "makespan": found.makespan, "bound": found.bound, "seconds": elapsed}
 
 
-def lawrinenko_tasks(sample: int, solver: str, limit: float):
+def lawrinenko_tasks(folder: Path, sample: int, solver: str, limit: float):
     known = {}
-    for line in (SHARED / "opt-known-instances-lawrinenko.txt").read_text().splitlines():
+    for line in (folder / "opt-known-instances-lawrinenko.txt").read_text().splitlines():
         name, value = line.split()
         known[name] = int(value)
-    files = sorted((SHARED / "lawrinenko").iterdir())[::sample]
+    files = sorted((folder / "lawrinenko").iterdir())[::sample]
     for path in files:
         inst = read_benchmark_file(path)
         klass = re.search(r"class(\d+)", path.name)
@@ -107,6 +109,7 @@ def table(results, limit: float) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--set", type=Path, help=f"the Lawrinenko set: {SET_SOURCE}")
     parser.add_argument("--solver", default="portfolio", choices=["cpsat", "milp", "portfolio"])
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--sample", type=int, default=1, help="every K-th Lawrinenko instance")
@@ -117,9 +120,11 @@ def main() -> None:
     parser.add_argument("--results", type=Path, help="JSON lines of finished instances; resumed from if present")
     parser.add_argument("--out", type=Path, help="also write the table (Markdown) to this file")
     args = parser.parse_args()
+    if not (args.generated or args.planted) and (args.set is None or not (args.set / "lawrinenko").is_dir()):
+        parser.exit(2, f"pcmax_engine: --set names {SET_SOURCE}\n")
     tasks = list(generated_tasks(args.solver, args.time_limit, args.per_cell) if args.generated else
                  planted_tasks(args.solver, args.time_limit, args.per_cell) if args.planted else
-                 lawrinenko_tasks(args.sample, args.solver, args.time_limit))
+                 lawrinenko_tasks(args.set, args.sample, args.solver, args.time_limit))
     results = resume(args.results, {task[0] for task in tasks})
     todo = [task for task in tasks if task[0] not in {row["name"] for row in results}]
     began = time.perf_counter()
@@ -135,7 +140,7 @@ def main() -> None:
     print(text, end="")
     if args.out:
         chosen = (f"--generated --per-cell {args.per_cell}" if args.generated else
-                  f"--planted --per-cell {args.per_cell}" if args.planted else f"--sample {args.sample}")
+                  f"--planted --per-cell {args.per_cell}" if args.planted else f"--set SET --sample {args.sample}")
         write_generated(args.out, f"python -m bench.pcmax_engine {chosen} --solver {args.solver} "
                                   f"--time-limit {args.time_limit} --workers {args.workers}"
                                   + (" --results FILE" if args.results else ""), text)

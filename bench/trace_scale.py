@@ -1,7 +1,7 @@
 """Whole-command cost at trace scale: convert, simulate, validate, metrics.
 
     python -m bench.trace_scale [--sizes 10000 100000 1000000] [--wide 200000:25000]
-        [--traces] [--out FILE]
+        [--traces FOLDER] [--out FILE]
         [--results bench/logs/trace_scale.jsonl]    # one line per finished command pair; a rerun skips those done
 
 Per size, a seeded synthetic SWF trace (``synthetic_trace``) is converted
@@ -14,8 +14,8 @@ and the metrics. Every command is its own process, so its wall time and
 peak memory (the child's maximum resident set, from ``os.wait4``) are the
 whole command's, Python's start included. ``--wide JOBS:MACHINES`` adds
 synthetic traces on as many machines as a grid has (24,515 processors
-for 188,041 jobs in the trace of issue 18), ``--traces`` the SWF traces
-in ``shared/traces`` at full size. The growth exponent of each heuristic
+for 188,041 jobs in the trace of issue 18), ``--traces FOLDER`` the SWF traces
+in FOLDER at full size (KTH, LANL, NASA of the Parallel Workloads Archive). The growth exponent of each heuristic
 is the slope of log(time) against log(jobs) over the synthetic sizes
 (least squares; the wide ones, on other machine counts, are left out).
 """
@@ -33,7 +33,6 @@ import numpy as np
 
 from bench.results_log import append_row, rerun_command, resume, write_generated
 
-TRACES = Path(__file__).resolve().parents[2] / "shared" / "traces"
 CAMPAIGN = ("fcfs", "faircamp", "ostrich")
 MOSP = ("ilba", "lpt-lpt", "spt-lpt", "less-helped-first")
 USERS, GROUPS, ORGANIZATIONS = 50, 12, 8
@@ -156,14 +155,19 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="*", default=[10_000, 100_000, 1_000_000])
     parser.add_argument("--wide", type=_jobs_on_machines, nargs="*", default=[], metavar="JOBS:MACHINES",
                         help="also synthetic traces of JOBS jobs on MACHINES processors")
-    parser.add_argument("--traces", action="store_true", help="also the SWF traces of shared/traces at full size")
+    parser.add_argument("--traces", type=Path, metavar="FOLDER",
+                        help="also the SWF traces (*.swf.gz) in FOLDER at full size (the Parallel Workloads Archive's)")
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per exact reference a metric needs")
     parser.add_argument("--out", type=Path, help="write the table here, headed by the command")
     parser.add_argument("--results", type=Path, help="JSON lines of finished rows; resumed from if present")
     args = parser.parse_args()
+    traces = sorted(args.traces.glob("*.swf.gz")) if args.traces else []
+    if args.traces and not traces:
+        parser.exit(2, f"trace_scale: {args.traces} holds no *.swf.gz trace; the Parallel Workloads Archive "
+                       "has them (the Standard Workload Format)\n")
     labels = [f"synthetic {jobs:,}" for jobs in args.sizes]
     labels += [_wide_label(jobs, machines) for jobs, machines in args.wide]
-    labels += [path.name.split("-")[0] for path in sorted(TRACES.glob("*.swf.gz"))] if args.traces else []
+    labels += [path.name.split("-")[0] for path in traces]
     wanted = {(label, family, name) for label in labels
               for family, names in (("campaign", CAMPAIGN), ("mosp", MOSP)) for name in names}
     rows = resume(args.results, wanted, key=lambda row: (row["input"], row["family"], row["heuristic"]))
@@ -180,7 +184,7 @@ def main() -> None:
             _write_synthetic(trace, jobs, machines)
             inputs.append((_wide_label(jobs, machines), jobs, trace))
         if args.traces:
-            inputs += [(path.name.split("-")[0], 0, path) for path in sorted(TRACES.glob("*.swf.gz"))]
+            inputs += [(path.name.split("-")[0], 0, path) for path in traces]
         for label, jobs, trace in inputs:
             for row in runs(label, jobs, trace, work, args.time_limit, done):
                 rows.append(row)

@@ -172,7 +172,7 @@ def own_references(instance, name: str) -> list[int]:
 def violations(instance, schedule: Schedule, objective: str | None, name: str) -> list[Violation]:
     """Heuristic ``name``'s schedule checked as the heuristic promises: the
     local constraints against its own local schedule (LPT/SPT/input order),
-    which may be weaker than SPEC's optimal ref_k; ``unconstrained-makespan``
+    which may be weaker than the format's optimal ref_k; ``unconstrained-makespan``
     has no local constraint at all."""
     if objective == "unconstrained-makespan":
         return validate(instance, schedule, objective)

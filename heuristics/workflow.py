@@ -3,7 +3,7 @@
 An event-driven simulation of the paper's platform:
 - Allocation (§2.3): each job is cascaded down the router tree once per
   task kind it uses, so the tasks of a job that share a kind run on one
-  cluster (SPEC's placement rule; once per task when ``colocate`` is false).
+  cluster (the format's placement rule; once per task when ``colocate`` is false).
   At each router the child is drawn with probability proportional to the
   cores of that kind below it (the paper says "randomly"; drawing children
   uniformly, the option ``cascade = "uniform"``, would put half of the
@@ -60,7 +60,7 @@ CASCADES = ("cores", "uniform")
 
 def allocate(instance: WorkflowInstance, rng: random.Random, cascade_by: str = "cores") -> list[int]:
     """The cluster of every task: one cascade per placement group (a job's
-    tasks of one kind, or each task alone when the instance lifts SPEC's
+    tasks of one kind, or each task alone when the instance lifts the format's
     rule), in group order. Only clusters of the kind with at least the
     cores of the group's widest task are eligible (the tasks stay
     together, so each must fit). A router's child is drawn in proportion

@@ -113,7 +113,7 @@ def stretch_tight(n: int) -> MospInstance:
 
 
 def mosp_two_jobs(instance: ThreePartitionInstance) -> tuple[MospInstance, int]:
-    """SPEC's reduction ``mosp-two-jobs`` (Theorem 2) and its threshold L:
+    """the format's reduction ``mosp-two-jobs`` (Theorem 2) and its threshold L:
     yes iff the MOSP optimum (objective makespan) is <= L. The source
     instance, and its answer when known, go into meta."""
     q, b = instance.triples, instance.bound

@@ -7,7 +7,7 @@ trace (submit + wait + run). The new campaign's think time is that observed
 gap (submission minus the previous campaign's last end in the trace, at
 least 0); the user's release is its first submission, relative to the
 first kept job. A job that used q processors becomes q sequential jobs of
-its run time in the same campaign (same work and length, and SPEC's jobs
+its run time in the same campaign (same work and length, and the format's jobs
 run on one machine); m is the trace's MaxProcs unless given.
 """
 

@@ -152,7 +152,7 @@ def synthetic_workload(seed: int, jobs: Count = 1000, load: Fraction = Fraction(
                        max_cores_exponent: Natural = 5, colocate: bool = True) -> WorkflowInstance:
     """A transient overload on the paper's platform (see the module
     docstring for every distribution and why); ``colocate`` false lifts
-    SPEC's placement rule (no draw depends on it). Draw order: per job k in
+    the format's placement rule (no draw depends on it). Draw order: per job k in
     order, its size class d, task count n, level count, the levels of tasks
     levels..n-1, then per task (in level order) exec, cores and kind, then
     per task of level >= 1 its predecessors, then the job's user; after all
@@ -204,7 +204,7 @@ def small_workload(seed: int, jobs: Range = (2, 4), tasks: Range = (1, 4), exec_
     task count U[tasks], per task its kind (uniform among the kinds), cores
     U[1, widest cluster of that kind] and exec U[exec_range], then for each
     pair i < j (i, then j, increasing) an edge i -> j with probability 1/3.
-    No users, flat network; ``colocate`` false lifts SPEC's placement rule
+    No users, flat network; ``colocate`` false lifts the format's placement rule
     (no draw depends on it)."""
     jobs, tasks = integer_range(jobs, "jobs"), integer_range(tasks, "tasks")
     exec_range, clusters = integer_range(exec_range, "exec_range"), integer_range(clusters, "clusters")

@@ -1,4 +1,4 @@
-"""The ``schedbench`` command (SPEC.md, "Command contract").
+"""The ``schedbench`` command (docs/reference/formats.md and commands.md).
 
 Bad input (instance, schedule, option) prints one line on stderr and exits
 with code 2; it never shows a traceback.
@@ -27,10 +27,12 @@ def _emit(obj) -> None:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="schedbench", prog_name="schedbench")
 def cli() -> None:
     """Exact optima, heuristics and claim checks for multi-user scheduling.
 
-    Instances are JSON files in the formats of SPEC.md (pcmax, campaign,
+    Instances are JSON files of the formats in docs/reference/formats.md
+    (`schedbench schema FAMILY` prints each one's JSON Schema: pcmax, campaign,
     mosp, three_partition, dssp, knapsack, workflow). Every schedule printed
     passes the independent validator. Experiments (run, merge, export,
     table, plot, report) and certified ground truth (certify, regress)
@@ -128,7 +130,7 @@ def _schedule_field(build, path: str | None, omit: bool):
 @OPTION
 @SCHEDULE_OUT
 @NO_SCHEDULE
-@click.option("--json", "as_json", is_flag=True, help="Print SPEC's JSON result object.")
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON result object (status, objective, bound, proof, schedule).")
 def solve(file, objective, solver, time_limit, options, schedule_out, no_schedule, as_json) -> None:
     """Solve FILE exactly (or return the best schedule and certified bound on a time limit).
 
@@ -178,7 +180,7 @@ def heuristic(name, file, options, time_limit, schedule_out, no_schedule, as_jso
     estimate=normal:N|log:M, ccr=0.2, network_exponent=P. A metric that
     needs an optimum not proven within --time-limit is null, with the
     reason. A MOSP heuristic keeps the local constraints of its own local
-    schedule; any breach of SPEC's reference (ref_k) is reported, not hidden.
+    schedule; any breach of the format's reference (ref_k) is reported, not hidden.
     """
     from schedbench import families
 

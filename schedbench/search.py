@@ -98,7 +98,7 @@ class Found:
     scored: Scored | None
     evaluated: int = 0          # instances whose score was proven
     skipped: int = 0            # instances the score could not judge (an optimum not proven)
-    trajectory: list[tuple[int, float, str]] = field(default_factory=list)  # (evaluation, seconds, ratio) per new best
+    trajectory: list[tuple[int, float, Fraction | float]] = field(default_factory=list)  # (evaluation, seconds, ratio) per new best
     unshrunk: dict | None = None
 
 
@@ -364,7 +364,7 @@ class _Search:
         cost = (self.unit() if evaluate.cached else seconds) if self.timed else 1.0
         if scored is not None and scored.beats(found.scored):
             found.data, found.scored = data, scored
-            found.trajectory.append((evaluate.evaluated, round(time.monotonic() - self.began, 3), str(scored.ratio)))
+            found.trajectory.append((evaluate.evaluated, round(time.monotonic() - self.began, 3), scored.ratio))
             source.won += 1
         return scored, cost
 

@@ -2,7 +2,7 @@
 
 The score of an instance is heuristic / OPT (OPT / heuristic where the
 objective is maximised), both exact: the heuristic's schedule must be
-valid by SPEC's rules and its value proven (a campaign metric needs F_u*),
+valid by the format's rules and its value proven (a campaign metric needs F_u*),
 and OPT must be ``optimal`` (proven twice, as everywhere). An instance that
 falls short of either, or where the objective is not defined (campaign
 user-flow on several users), is skipped. A maximised objective on which
@@ -166,13 +166,19 @@ def as_json(found: Found, heuristic: str, family: str, objective: str) -> dict:
     unbounded = scored is not None and scored.ratio == math.inf
     exact = scored is not None and not unbounded
     return {"heuristic": heuristic, "family": family, "objective": objective,
-            "ratio": [scored.ratio.numerator, scored.ratio.denominator] if exact else None,
+            "ratio": _ratio(scored.ratio) if exact else None,
             "ratio_float": float(scored.ratio) if exact else None, "unbounded": unbounded,
             "instance": found.data,
             "heuristic_value": None if scored is None else _exact(scored.numbers["heuristic_value"]),
             "optimum": None if scored is None else _exact(scored.numbers["optimum"]),
             "evaluated": found.evaluated, "skipped": found.skipped,
-            "trajectory": [{"evaluation": e, "seconds": t, "ratio": r} for e, t, r in found.trajectory]}
+            "trajectory": [{"evaluation": e, "seconds": t, "ratio": _ratio(r)} for e, t, r in found.trajectory]}
+
+
+def _ratio(ratio) -> list[int] | None:
+    """A ratio in JSON, as every ratio schedbench writes: [numerator,
+    denominator], or null when unbounded."""
+    return None if ratio == math.inf else [ratio.numerator, ratio.denominator]
 
 
 def _exact(value: Fraction) -> int | list[int]:

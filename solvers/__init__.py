@@ -75,5 +75,5 @@ def solve(instance, objective: str | None = None, solver: str | None = None,
     keys_of(options, known, "options")
     limit = settings.DEFAULT_TIME_LIMIT if time_limit is None else time_limit
     # a fifth kept for what surrounds a solve (loading, validating, printing) and for what overruns its own
-    # limit (CBC's presolve): SPEC's T + 2 s is the whole command
+    # limit (CBC's presolve): the format's T + 2 s is the whole command
     return module.solve(instance, objective, solver, limit * 0.8, **options)

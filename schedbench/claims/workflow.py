@@ -1,7 +1,7 @@
 """The claims of the P-SLR paper, checked by simulation and against exact
 max-SLR optima.
 
-- Each policy against the optimum of SPEC's ``max-slr`` (no network): a
+- Each policy against the optimum of the format's ``max-slr`` (no network): a
   policy can never beat it (a check of the simulator and the solver), and
   the ratios policy / OPT are the ledger's distribution.
 - §3, starvation: P-SLR is starvation-free, SRTF and LRTF are not. On the

@@ -52,4 +52,4 @@ def report(tallies: list[Tally]) -> str:
         rows.append(f"| {t.claim.key.removeprefix('workflow.opt.')} | {len(ratios)} | "
                     f"{sum(r == 1 for r in ratios) / len(ratios):.1%} | {float(statistics.mean(ratios)):.4f} | "
                     f"{float(statistics.median(ratios)):.4f} | {float(p95):.4f} | {float(ratios[-1]):.4f} |")
-    return table(tallies) + "\n\nmax-SLR / OPT (exact optimum of SPEC's max-slr):\n\n" + "\n".join(rows)
+    return table(tallies) + "\n\nmax-SLR / OPT (exact optimum of the format's max-slr):\n\n" + "\n".join(rows)

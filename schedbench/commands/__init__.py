@@ -2,6 +2,7 @@
 report), the claims and the worst-case search, one module per group; each module lists its click commands in
 ``COMMANDS`` and ``register`` adds them all to the ``schedbench`` group."""
 
+import copy
 import pkgutil
 from importlib import import_module
 from pathlib import Path
@@ -69,4 +70,6 @@ def register(group: click.Group) -> None:
     for info in pkgutil.iter_modules(__path__):
         for command in import_module(f"{__name__}.{info.name}").COMMANDS:
             group.add_command(command)
-    group.add_command(group.commands["claims"], name="bounds")
+    alias = copy.copy(group.commands["claims"])  # `bounds`: the same command, listed once in --help
+    alias.hidden = True
+    group.add_command(alias, name="bounds")

@@ -1,6 +1,7 @@
 """``schedbench claims``: the built-in ledgers (``claims FAMILY``) and a
 user's claim file (``claims check FILE.py``)."""
 
+import json
 import sys
 from pathlib import Path
 
@@ -90,9 +91,14 @@ def ledger(family, count, seed, solver, time_limit, out) -> None:
               help="Seconds per exact solve; an instance not proven within it is skipped.")
 @click.option("--out", type=click.Path(file_okay=False), default="counterexamples", show_default=True,
               help="Where shrunk counterexamples are saved.")
-def check(file, count, search_seconds, seed, machines, max_jobs, max_value, time_limit, out) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the ledger as JSON (ratios as [num, den]).")
+def check(file, count, search_seconds, seed, machines, max_jobs, max_value, time_limit, out, as_json) -> None:
     """Check the claims of a Python FILE (FAMILY, CLAIMS; see the docs'
-    tutorial) on random and adversarial instances; print the ledger."""
+    tutorial) on random and adversarial instances; print the ledger.
+
+    Exit 1 when a claim is violated (on an instance or by the search), so a
+    CI job can run it; 0 when every claim held; 2 on bad input.
+    """
     from schedbench.claim_files import check_file, load
 
     claim_file = load(file)
@@ -100,6 +106,28 @@ def check(file, count, search_seconds, seed, machines, max_jobs, max_value, time
     with _progress(count, "instances") as bar:
         tallies, searched = check_file(claim_file, count, seed, limits, search_seconds, time_limit, Path(out),
                                        progress=bar.update)
+    if as_json:
+        click.echo(json.dumps(_ledger_json(tallies, searched)))
+    else:
+        _print_ledger(tallies, searched)
+    if any(t.violations for t in tallies) or any(seen.violated for seen in searched.values()):
+        sys.exit(1)
+
+
+def _fraction(value) -> list[int] | None:
+    return None if value is None else [value.numerator, value.denominator]
+
+
+def _ledger_json(tallies, searched) -> dict:
+    return {"claims": [{"key": t.claim.key, "statement": t.claim.statement, "source": t.claim.source,
+                        "tried": t.tried, "skipped": t.skipped, "violations": t.violations,
+                        "worst": _fraction(t.worst), "counterexamples": [str(path) for path in t.counterexamples]}
+                       for t in tallies],
+            "search": {key: {"reached": seen.reached, "evaluated": seen.evaluated, "violated": seen.violated,
+                             "worst": _fraction(seen.worst)} for key, seen in searched.items()}}
+
+
+def _print_ledger(tallies, searched) -> None:
     click.echo(table(tallies))
     for key, seen in searched.items():
         if not seen.reached:

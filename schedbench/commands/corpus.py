@@ -1,6 +1,7 @@
 """``schedbench certify`` and ``regress``: the certified corpus and the
 heuristics' regression test against it."""
 
+import json
 import sys
 import time
 from pathlib import Path
@@ -94,7 +95,9 @@ def certify(files, objectives, time_limit, table, workers, cluster) -> None:
               help="Known-values table; default: the shipped instances/corpus/known_values.csv.")
 @click.option("--baseline", type=click.Path(dir_okay=False), default=None,
               help="Ratio baseline; default: heuristic_ratios.csv beside the table.")
-def regress(update, family, spec, table, baseline) -> None:
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the outcome as JSON (ratios as [num, den]) instead of the tables.")
+def regress(update, family, spec, table, baseline, as_json) -> None:
     """Replay every heuristic on every certified optimum and compare each
     exact ratio value / optimum with the baseline.
 
@@ -113,7 +116,7 @@ def regress(update, family, spec, table, baseline) -> None:
             raise UserInputError("--family", "--heuristic needs the family its function schedules")
         if update:
             raise UserInputError("--update", "records the registered heuristics; it does not take --heuristic")
-        _user_table(spec, family, path)
+        _user_table(spec, family, path, as_json)
         return
     from schedbench.harness import regress as reg
 
@@ -124,20 +127,49 @@ def regress(update, family, spec, table, baseline) -> None:
         raise UserInputError("--baseline", f"no file {baseline} (--update writes a new baseline)")
     stored, others = reg.split(reg.read_baseline(baseline_path), path, family)
     found = reg.compare(outcomes, expected, stored)
+    if update:
+        reg.write_baseline(baseline_path, others | reg.updated(stored, outcomes, expected))
+    if as_json:
+        click.echo(json.dumps({"regressions": found.regressions, "better": found.improvements, "new": found.new,
+                               "stale": found.stale, "summary": _summary_json(reg.ratio_summary(outcomes))}))
+    else:
+        _print_comparison(found, outcomes, reg.ratio_summary(outcomes), baseline_path if update else None,
+                          time.perf_counter() - began)
+    if found.regressions:
+        sys.exit(1)
+
+
+def _print_comparison(found, outcomes, rows, written: str | None, seconds: float) -> None:
     for title, lines in (("new", found.new), ("stale", found.stale), ("better", found.improvements),
                          ("REGRESSION", found.regressions)):
         for line in lines:
             click.echo(f"{title}: {line}")
-    if update:
-        reg.write_baseline(baseline_path, others | reg.updated(stored, outcomes, expected))
-        click.echo(f"baseline written: {baseline_path}")
-    _summary(reg.ratio_summary(outcomes))
+    if written:
+        click.echo(f"baseline written: {written}")
+    _summary(rows)
     relaxed = sum(o.ratio is None and not o.problem for o in outcomes)
     click.echo(f"{len(outcomes) - relaxed} ratios ({relaxed} relaxed schedules without one): "
                f"{len(found.regressions)} regressions, {len(found.improvements)} better, "
-               f"{len(found.new)} new, {len(found.stale)} stale, {time.perf_counter() - began:.1f} s")
-    if found.regressions:
-        sys.exit(1)
+               f"{len(found.new)} new, {len(found.stale)} stale, {seconds:.1f} s")
+
+
+def _summary_json(rows) -> list[dict]:
+    return [{"family": family, "objective": objective, "heuristic": heuristic, "runs": stats.n,
+             "mean": _fraction(stats.mean), "worst": _fraction(stats.worst)}
+            for family, objective, heuristic, stats in rows]
+
+
+def _fraction(value) -> list[int] | None:
+    return None if value is None else [value.numerator, value.denominator]
+
+
+def _print_user_table(outcomes, rows) -> None:
+    for o in outcomes:
+        shown = o.problem or f"value {o.value}, optimum {o.entry.value}, ratio {float(o.ratio):.4f}"
+        click.echo(f"{o.entry.instance} {o.entry.objective}: {shown}")
+    for _, objective, _, stats in rows:
+        click.echo(f"{objective}: mean ratio {float(stats.mean):.4f}, worst {float(stats.worst):.4f} "
+                   f"over {stats.n} instances")
 
 
 def _summary(rows) -> None:
@@ -147,18 +179,21 @@ def _summary(rows) -> None:
                    f"{float(stats.worst):8.4f}")
 
 
-def _user_table(spec: str, family: str, path) -> None:
-    """The user's heuristic: one line per entry, then mean and worst ratio per objective."""
+def _user_table(spec: str, family: str, path, as_json: bool) -> None:
+    """The user's heuristic: one line per entry, then mean and worst ratio per
+    objective, as decimals (exact, as [num, den], with --json)."""
     from schedbench.harness import regress as reg
 
     function = load_function(spec)
     outcomes = reg.user_outcomes(function, family, path, _bar(spec, "instance"))
-    for o in outcomes:
-        shown = o.problem or f"value {o.value}, optimum {o.entry.value}, ratio {o.ratio} ({float(o.ratio):.4f})"
-        click.echo(f"{o.entry.instance} {o.entry.objective}: {shown}")
-    for _, objective, _, stats in reg.ratio_summary(outcomes):
-        click.echo(f"{objective}: mean ratio {stats.mean} ({float(stats.mean):.4f}), worst {stats.worst} "
-                   f"({float(stats.worst):.4f}) over {stats.n} instances")
+    if as_json:
+        click.echo(json.dumps({"entries": [{"instance": o.entry.instance, "objective": o.entry.objective,
+                                            "value": _fraction(o.value), "optimum": _fraction(o.entry.value),
+                                            "ratio": _fraction(o.ratio), "problem": o.problem or None}
+                                           for o in outcomes],
+                               "summary": _summary_json(reg.ratio_summary(outcomes))}))
+    else:
+        _print_user_table(outcomes, reg.ratio_summary(outcomes))
     failed = [o for o in outcomes if o.problem]
     if failed:
         click.echo(f"schedbench: {len(failed)} schedules invalid or failed", err=True)

@@ -117,7 +117,7 @@ def gantt(source, schedule_file, cell, out) -> None:
     plot gantt STORE --cell CELL_ID --out F.png
     The second rebuilds the cell's instance from its generator call and
     draws the schedule stored with it. A schedule the validator rejects
-    (SPEC's rules, as `validate` checks them; a cell's: its objective's,
+    (the format's rules, as `validate` checks them; a cell's: its objective's,
     and a heuristic's own references, as the run checked it) is drawn
     under its first violation, with a warning.
     """

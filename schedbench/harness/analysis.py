@@ -121,7 +121,7 @@ def ratio_rows(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         ref = refs.get((row["instance_hash"], row["objective"]), Reference(row["sense"] == "max"))
         value = fraction(row["value"]) if row["status"] in ("feasible", "relaxed") else None
-        if row["status"] == "relaxed":  # not a SPEC schedule: only the family's cheap bound holds for it
+        if row["status"] == "relaxed":  # not a the format reference schedule: only the family's cheap bound holds for it
             optimum, bound = None, fraction(row["bound"])
         else:
             optimum, bound = ref.optimum, ref.best_bound

@@ -5,7 +5,7 @@ of ``known_values.csv``; its schedule is validated and its exact ratio
 value / certified optimum compared with the baseline
 ``heuristic_ratios.csv``. A schedule valid only against the heuristic's own
 references (``relaxed``: a MOSP heuristic against its own local schedule)
-is checked for that but has no ratio: SPEC's optimum is not its yardstick.
+is checked for that but has no ratio: the format's optimum is not its yardstick.
 A value better than the certified optimum fails: the optimum, the
 validator or the objective is wrong. The baseline is a ratchet: a ratio may improve
 (``--update`` records it) but never get worse, and a schedule must never
@@ -70,7 +70,7 @@ def evaluate(call: Callable, name: str, instance, entries: Sequence[Entry], chec
     """Run ``call(instance)`` once and score its schedule on each entry (objective)
     of that instance. A ``UserInputError`` means the heuristic does not apply
     to the instance (camp: one user only): no outcome. ``checked_as``: the
-    heuristic name whose own references the validator uses, or None for SPEC's."""
+    heuristic name whose own references the validator uses, or None for the format's."""
     try:
         schedule = call(instance)
     except UserInputError:
@@ -200,7 +200,7 @@ def updated(baseline: Baseline, outcomes: Sequence[Outcome], expected: set[Key])
 def user_outcomes(function: Callable, family: str, table_path: str | Path,
                   progress: Callable[[list], Iterable] = iter) -> list[Outcome]:
     """The user's ``function(instance) -> schedule`` on the family's opt entries,
-    validated against SPEC's rules."""
+    validated against the format's rules."""
     entries = opt_entries(read_table(table_path), family)
     if not entries:
         raise UserInputError("--family", f"the corpus has no certified optimum of family {family}")

@@ -102,7 +102,7 @@ def ratio_tables(ratios: list[dict[str, Any]]) -> list[Table]:
                  "worst = largest; p95 = 95th percentile)")
         note = (f"n: heuristic cells with a feasible value; n OPT / n {bound}: those with a proven optimum / a "
                 "nonzero bound. Best bound: the tightest of the solvers' proven bounds and the family's cheap bound. "
-                "A relaxed cell (a MOSP heuristic valid against its own local schedule, not SPEC's references) "
+                "A relaxed cell (a MOSP heuristic valid against its own local schedule, not the format's references) "
                 "is compared with the cheap bound only.")
         tables.append(Table(title, columns, tuple(rows), note))
     return tables

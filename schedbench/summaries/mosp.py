@@ -9,7 +9,7 @@ from schedbench.validator.mosp import local_makespans, local_values
 
 def summary(instance, schedule: Schedule, heuristic: str | None, references: dict) -> dict:
     """Exact global and fairness metrics, the heuristic's own local
-    references, and any breach of SPEC's references (``references["local"]``,
+    references, and any breach of the format's references (``references["local"]``,
     ref_k). Stretch needs every C^(k)alone (``references["alone"]``); when
     one was not proven it is null and ``stretch_unproven`` says which."""
     value, bound = makespan(instance, schedule), lower_bound(instance)

@@ -6,7 +6,7 @@ completions (sum_ci). With selfishness, machines belong to organizations:
 every job also has one optional interval per machine, no overlap per
 machine, and the rule takes its prefix form.
 
-The prefix form. Let T_k be the last start of a job of k. SPEC's rule says
+The prefix form. Let T_k be the last start of a job of k. the format's rule says
 no foreign job starts on a machine q of k before T_k and q is busy
 throughout [0, T_k); so only k's jobs run on q before T_k, they tile it,
 and a job of k placed on q, starting by T_k, cannot start after a gap:
@@ -18,7 +18,7 @@ first is best for everything that sees it (the last start, P_q minus the
 longest, and the sum of completions; P_q itself is fixed), so each
 prefix job's start is the lengths before it in that order: placements
 alone decide the prefixes. The machines of one organization are
-interchangeable, so their prefixes are ordered. Tested against SPEC's
+interchangeable, so their prefixes are ordered. Tested against the format's
 rule read literally (``tests/mosp_literal_model.py``).
 """
 

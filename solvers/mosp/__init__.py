@@ -1,7 +1,7 @@
 """MOSP: the family entry of the exact solvers.
 
 ``makespan``: minimise the global makespan under the local constraints
-(SPEC's ``ref_k``) and, for selfish instances, the selfishness restriction.
+(the format's ``ref_k``) and, for selfish instances, the selfishness restriction.
 Every job of k completes by its latest completion: ref_k (cmax), or ref_k
 minus the other jobs of k (sum_ci: each completes at least its length), so
 max_k ref_k bounds the horizon. ``unconstrained-makespan`` is P||Cmax on
@@ -41,7 +41,7 @@ LOCAL_SEARCH_SHARE = 0.2
 
 
 def local_references(instance, time_limit: float) -> tuple[int, ...]:
-    """SPEC's ref_k: listed ones from the instance, optimal P||Cmax makespans
+    """the format's ref_k: listed ones from the instance, optimal P||Cmax makespans
     proven by the engine within ``time_limit`` seconds in all; an unproven
     one is an error naming --time-limit, never a guess."""
     listed = listed_references(instance)

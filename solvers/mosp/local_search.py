@@ -2,7 +2,7 @@
 
 Why: on selfish instances the models spent their time looking for any
 schedule below the heuristics', while the bound that proves most instances
-optimal is the plain one (SPEC's LB). A schedule at the bound needs no
+optimal is the plain one (the format's LB). A schedule at the bound needs no
 refutation: this search hands the models an incumbent, and when it meets
 the bound the answer is proven by the bound alone, whatever the backend.
 

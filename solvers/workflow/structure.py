@@ -34,7 +34,7 @@ def domains(instance: WorkflowInstance, deadlines: list[int]) -> list[tuple[int,
 
 def eligible_clusters(instance: WorkflowInstance) -> list[list[int]]:
     """Per flat task, the clusters a model lets it use: those its placement
-    group (SPEC's rule: a job's tasks of one kind share a cluster) may use,
+    group (the format's rule: a job's tasks of one kind share a cluster) may use,
     of its kind, with the cores of the group's widest task, and, among
     identical clusters (same kind and cores), only the first r + 1 for the
     r-th group (in ``placement_groups`` order) that fits them.
@@ -68,7 +68,7 @@ def orderings(instance: WorkflowInstance) -> list[tuple[int, int, int]]:
         first = instance.task_slice(k).start
         preds = [frozenset(job.graph.predecessors(i)) for i in range(len(job.tasks))]
         for a, task in enumerate(job.tasks):
-            out += [(first + a, first + b, task.exec) for b in dict.fromkeys(task.succ)]  # SPEC allows a repeat
+            out += [(first + a, first + b, task.exec) for b in dict.fromkeys(task.succ)]  # the format reference allows a repeat
             out += [(first + a, first + b, 0) for b in range(a + 1, len(job.tasks))
                     if _twins(task, job.tasks[b]) and preds[a] == preds[b]]
     return out
@@ -80,7 +80,7 @@ def orderings(instance: WorkflowInstance) -> list[tuple[int, int, int]]:
 ROW_WORK = 400_000
 ROW_TERMS = 50_000
 #: A row whose capacity or energy passes this is left out: CP-SAT's linear
-#: sums must stay within 64-bit integers (SPEC allows exec up to 2^40 and
+#: sums must stay within 64-bit integers (the format reference allows exec up to 2^40 and
 #: cores up to 2^24), and a redundant row is not worth refusing a model for.
 ROW_MAGNITUDE = 2 ** 52
 

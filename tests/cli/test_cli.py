@@ -109,3 +109,52 @@ def test_help_explains_each_command():
     for command in ("solve", "heuristic", "validate", "generate", "claims", "bounds", "run", "table", "report"):
         out = run_cli(command, "--help")
         assert out.returncode == 0 and "Usage" in out.stdout
+
+
+def test_version_and_each_command_once_in_help():
+    assert run_cli("--version").stdout.startswith("schedbench, version ")
+    listed = [line.split()[0] for line in run_cli("--help").stdout.split("Commands:")[1].splitlines() if line.strip()]
+    assert len(listed) == len(set(listed)) and "claims" in listed and "bounds" not in listed
+    assert run_cli("bounds", "--help").returncode == 0  # the alias still runs
+
+
+FALSE_CLAIM = '''from schedbench.claims import Check, Claim
+
+FAMILY = "pcmax"
+
+
+def lpt_is_optimal(case):
+    value, optimum = case.value("lpt"), case.optimum()
+    return Check(value <= optimum, value / optimum)
+
+
+CLAIMS = [Claim("lpt.optimal", "LPT is always optimal (false)", lambda instance: True, lpt_is_optimal, "project")]
+'''
+
+
+def test_claims_check_exits_1_on_a_violated_claim_and_prints_json(tmp_path):
+    path = tmp_path / "false.py"
+    path.write_text(FALSE_CLAIM)
+    out = run_cli("claims", "check", path, "--instances", "20", "--out", tmp_path / "cex", "--json")
+    assert out.returncode == 1, out.stderr
+    ledger = json.loads(out.stdout)["claims"][0]
+    assert ledger["key"] == "lpt.optimal" and ledger["violations"] > 0
+    numerator, denominator = ledger["worst"]
+    assert numerator > denominator  # observed / bound above 1: the violation
+    true = path.with_name("true.py")
+    true.write_text(FALSE_CLAIM.replace("value <= optimum", "value >= optimum"))
+    assert run_cli("claims", "check", true, "--instances", "5", "--out", tmp_path / "cex").returncode == 0
+
+
+def test_regress_prints_decimals_on_screen_and_fractions_in_json(tmp_path):
+    shown = run_cli("regress", "--family", "pcmax")
+    assert shown.returncode == 0 and "0 regressions" in shown.stdout
+    assert max(len(token) for token in shown.stdout.split()) < 40  # no fraction of a hundred digits
+    summary = json.loads(run_cli("regress", "--family", "pcmax", "--json").stdout)["summary"]
+    assert all(len(row["mean"]) == 2 and row["mean"][0] >= row["mean"][1] for row in summary)
+
+
+def test_worst_json_gives_every_ratio_as_num_den():
+    out = json.loads(run_cli("worst", "lpt", "--family", "pcmax", "--machines", "2", "--evaluations", "20",
+                             "--json").stdout)
+    assert isinstance(out["ratio"], list) and all(isinstance(step["ratio"], list) for step in out["trajectory"])

@@ -263,7 +263,7 @@ def test_worst_takes_a_users_function_and_an_unbounded_ratio_ends_the_search(tmp
 def test_the_tutorial_claim_file_holds_one_claim_and_breaks_the_other(tmp_path):
     out = run_cli("claims", "check", str(TUTORIAL), "--instances", "30", "--search", "6", "--machines", "3",
                   "--max-jobs", "8", "--out", str(tmp_path))
-    assert out.returncode == 0, out.stderr
+    assert out.returncode == 1, out.stderr  # a claim is violated: exit 1
     rows = {line.split("|")[1].strip(): line for line in out.stdout.splitlines() if line.startswith("| l")}
     assert rows["lpt.graham"].split("|")[5].strip() == "0"
     assert int(rows["list.three-halves"].split("|")[5]) >= 1
@@ -340,7 +340,7 @@ def test_a_claim_file_may_use_dataclasses_and_give_its_instances_as_json(tmp_pat
                     "    return Check(ratio <= Bound(1).factor, ratio, {})\n\n\n"
                     "CLAIMS = [Claim('lpt.one', 'LPT is optimal (false)', lambda i: True, lpt, PROJECT)]\n")
     out = run_cli("claims", "check", str(path), "--out", str(tmp_path / "cx"))
-    assert out.returncode == 0, out.stderr
+    assert out.returncode == 1, out.stderr  # a claim is violated: exit 1
     assert "| lpt.one | LPT is optimal (false) | 1 | 0 | 1 | 1.1667 |" in out.stdout
 
 

@@ -1,6 +1,7 @@
 """``schedbench regress``, the regression test CI runs: every heuristic on
 every certified optimum of the corpus, against the stored ratios."""
 
+import json
 import re
 import shutil
 from fractions import Fraction
@@ -166,10 +167,12 @@ def test_a_user_heuristic_gets_its_ratio_table(tmp_path):
     for entry in entries:
         total = Fraction(sum(load(default_table(), entry).jobs))
         ratios.append(total / entry.value)
-        assert f"{entry.instance} makespan: value {total}, optimum {entry.value}, ratio {total / entry.value} " \
-               in outcome.output
+        assert f"{entry.instance} makespan: value {total}, optimum {entry.value}, " \
+               f"ratio {float(total / entry.value):.4f}\n" in outcome.output
     mean = sum(ratios) / len(ratios)
-    assert f"makespan: mean ratio {mean} ({float(mean):.4f}), worst {max(ratios)}" in outcome.output
+    assert f"makespan: mean ratio {float(mean):.4f}, worst {float(max(ratios)):.4f} over" in outcome.output
+    exact = json.loads(regress("--heuristic", f"{path}:sequential", "--family", "pcmax", "--json").output)
+    assert Fraction(*exact["summary"][0]["mean"]) == mean and Fraction(*exact["summary"][0]["worst"]) == max(ratios)
 
 
 def test_an_invalid_user_schedule_is_listed_and_fails(tmp_path):
