@@ -14,15 +14,15 @@ heuristics for warm starts.
 """
 
 import inspect
-import pkgutil
+import sys
 import typing
 from functools import cache
-from importlib import import_module
 from types import ModuleType
 from typing import Any
 
 from schedbench.errors import UserInputError
 from schedbench.model import family_module
+from schedbench.model.discovery import family_modules
 from schedbench.model.shape import keys_of
 from schedbench.result import Result
 from schedbench.solvers.exact import settings
@@ -32,12 +32,7 @@ from schedbench.solvers.exact import settings
 def _family_solvers() -> dict[str, ModuleType]:
     """Every module or package of this package that defines ``FAMILY``, by
     family: a new family adds its module and edits nothing here."""
-    found = {}
-    for info in pkgutil.iter_modules(__path__):
-        module = import_module(f"{__name__}.{info.name}")
-        if hasattr(module, "FAMILY"):
-            found[module.FAMILY] = module
-    return found
+    return family_modules(sys.modules[__name__])
 
 
 def family_solver(family: str) -> ModuleType:

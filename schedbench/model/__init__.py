@@ -11,29 +11,19 @@ A document is checked against its declaration before ``parse`` or
 declaration cannot state.
 """
 
-import pkgutil
-from importlib import import_module
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from schedbench.errors import InstanceError, ScheduleFormatError
 from schedbench.model import fields, shape
+from schedbench.model.discovery import family_modules
 from schedbench.model.strict_json import read_json
 from schedbench.schedule import Schedule
 
 
-def _discover() -> dict[str, ModuleType]:
-    """Every module of this package that defines ``FAMILY``, by module name."""
-    found = {}
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-        module = import_module(f"{__name__}.{info.name}")
-        if hasattr(module, "FAMILY"):
-            found[module.FAMILY] = module
-    return found
-
-
-FAMILIES: dict[str, ModuleType] = _discover()
+FAMILIES: dict[str, ModuleType] = family_modules(sys.modules[__name__])
 
 
 def family_module(name: str) -> ModuleType:

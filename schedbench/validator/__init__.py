@@ -7,11 +7,11 @@ objective=None, references=None)``; ``validate`` finds them by scanning
 this package, so a new family adds a module and edits nothing here.
 """
 
-import pkgutil
+import sys
 from functools import cache
-from importlib import import_module
 from types import ModuleType
 
+from schedbench.model.discovery import family_modules
 from schedbench.schedule import Schedule
 from schedbench.validator.violation import Violation
 
@@ -21,12 +21,7 @@ __all__ = ["Violation", "validate"]
 @cache
 def _checkers() -> dict[str, ModuleType]:
     """Every module of this package that defines ``FAMILY``, by family."""
-    found = {}
-    for info in pkgutil.iter_modules(__path__):
-        module = import_module(f"{__name__}.{info.name}")
-        if hasattr(module, "FAMILY"):
-            found[module.FAMILY] = module
-    return found
+    return family_modules(sys.modules[__name__])
 
 
 def validate(instance, schedule: Schedule, objective: str | None = None, references=None) -> list[Violation]:
