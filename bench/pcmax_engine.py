@@ -21,7 +21,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from bench.results_log import append_row, resume, write_generated
-from schedbench.instances.pcmax import planted, read_benchmark_file, uniform
+from schedbench.instances.pcmax import planted, read_pcmax_text, uniform
 from schedbench.solvers.exact import settings
 from schedbench.solvers.pcmax import pcmax_optimum
 
@@ -51,7 +51,7 @@ def lawrinenko_tasks(folder: Path, sample: int, solver: str, limit: float):
         known[name] = int(value)
     files = sorted((folder / "lawrinenko").iterdir())[::sample]
     for path in files:
-        inst = read_benchmark_file(path)
+        inst = read_pcmax_text(path)
         klass = re.search(r"class(\d+)", path.name)
         yield (path.name, f"class{klass.group(1) if klass else '?'}", inst.jobs, inst.machines, solver, limit, known.get(path.name))
 

@@ -7,7 +7,9 @@ All randomness comes from ``random.Random(seed)`` integer draws, so a
 import random
 from fractions import Fraction
 from math import floor
+from pathlib import Path
 
+from schedbench.errors import InstanceError
 from schedbench.instances.parameters import Count, Range, Range0, generator
 from schedbench.model.knapsack import Item, KnapsackInstance
 
@@ -34,3 +36,64 @@ def search_start(rng: random.Random, limits) -> KnapsackInstance:
 
 
 GENERATORS = {"knapsack-random": generator(random_knapsack)}
+
+
+def read_pisinger(path: str | Path, block: int = 1, name: str = "") -> KnapsackInstance:
+    """One block of a Pisinger instance file: a name line, then ``n N``,
+    ``c C``, ``z Z`` (the published optimum), ``time T``, N lines
+    ``id,profit,weight,x`` and a ``-----`` line. The published optimum ``z`` and the published selection (``x``) are
+    kept in ``meta``, to be checked against. ``block`` is the block's
+    1-based position, ``name`` (when given) its name line instead."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InstanceError("FILE", f"cannot read {path}: {exc}") from None
+    blocks = _pisinger_blocks(lines)
+    if not blocks:
+        raise InstanceError("FILE", f"{path}: no block (a name line, then n, c, z, time and the items)")
+    names = [lines[start].strip() for start in blocks]
+    if name and name not in names:
+        raise InstanceError("--name", f"{path} has no block named {name!r} ({len(blocks)} blocks)")
+    if not 1 <= block <= len(blocks):
+        raise InstanceError("--block", f"{path} has {len(blocks)} blocks, not a block {block}")
+    return _pisinger_block(path, lines, blocks[names.index(name)] if name else blocks[block - 1])
+
+
+def _pisinger_blocks(lines: list[str]) -> list[int]:
+    """The line index of each block's name line (the line before ``n N``)."""
+    return [i - 1 for i, line in enumerate(lines) if i > 0 and line.split()[:1] == ["n"] and lines[i - 1].strip()]
+
+
+def _pisinger_block(path: Path, lines: list[str], start: int) -> KnapsackInstance:
+    header = {}
+    for offset, key in enumerate(("n", "c", "z", "time"), start=1):
+        fields = lines[start + offset].split() if start + offset < len(lines) else []
+        if fields[:1] != [key] or len(fields) != 2:
+            raise InstanceError(key, f"{path} line {start + offset + 1}: expected '{key} VALUE'")
+        header[key] = fields[1]
+    try:
+        count, capacity, optimum = int(header["n"]), int(header["c"]), int(header["z"])
+    except ValueError as exc:
+        raise InstanceError("n", f"{path} line {start + 2}: {exc}") from None
+    items, chosen = [], []
+    for number in range(start + 5, start + 5 + count):
+        fields = lines[number].split(",") if number < len(lines) else []
+        try:
+            _, profit, weight, x = (int(field) for field in fields)
+        except ValueError:
+            raise InstanceError("items", f"{path} line {number + 1}: expected id,profit,weight,x") from None
+        if profit < 0 or weight < 0 or x not in (0, 1):
+            raise InstanceError("items", f"{path} line {number + 1}: profit and weight >= 0, x 0 or 1")
+        items.append(Item(weight, profit))
+        chosen += [len(items) - 1] * x
+    meta = {"source_format": "pisinger", "file": path.name, "block": lines[start].strip(),
+            "published_optimum": optimum, "published_selection": chosen}
+    return KnapsackInstance(capacity, tuple(items), lines[start].strip(), meta)
+
+
+def _pisinger(file: str, block: Count = 1, name: str = "") -> KnapsackInstance:
+    return read_pisinger(file, block, name)
+
+
+CONVERTERS = {"pisinger": generator(_pisinger)}

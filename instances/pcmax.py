@@ -44,22 +44,6 @@ def planted(seed: int, jobs: Count = 1000, machines: Count = 200, low: Count = 1
                          {"generator": "planted", "seed": seed, "low": low, "high": high, "optimum": capacity})
 
 
-def read_benchmark_file(path: str | Path) -> PcmaxInstance:
-    """The Lawrinenko/pcmax text format: ``p p_cmax N M`` then N lengths (a
-    trailing 0 ends the list and is not a job)."""
-    tokens = Path(path).read_text().split()
-    if len(tokens) < 4 or tokens[:2] != ["p", "p_cmax"]:
-        raise InstanceError("header", f"{path}: expected 'p p_cmax N M'")
-    try:
-        n, m = int(tokens[2]), int(tokens[3])
-        lengths = tuple(int(t) for t in tokens[4:4 + n])
-    except ValueError as exc:
-        raise InstanceError("jobs", f"{path}: {exc}") from None
-    if len(lengths) != n or any(p < 1 for p in lengths) or m < 1:
-        raise InstanceError("jobs", f"{path}: expected {n} lengths >= 1 and M >= 1")
-    return PcmaxInstance(m, lengths, Path(path).name, {"source": "lawrinenko"})
-
-
 def search_start(rng: random.Random, limits) -> PcmaxInstance:
     """A start for ``schedbench worst``: more jobs than machines where the limits allow."""
     machines = rng.randint(*(limits.machines or (2, 4)))
@@ -68,3 +52,50 @@ def search_start(rng: random.Random, limits) -> PcmaxInstance:
 
 
 GENERATORS = {"pcmax-uniform": generator(uniform), "pcmax-planted": generator(planted)}
+
+
+def read_pcmax_text(path: str | Path, first: str = "header", drop_zero: bool = False) -> PcmaxInstance:
+    """A P||Cmax text file. ``first="header"``: the public benchmark
+    libraries' ``p p_cmax N M`` line, then the N lengths; ``first="mn"``:
+    M and N first (Frangioni's sets), then the N lengths. Lengths are
+    integers >= 1; a zero length (real job-time data has them) is refused,
+    or dropped with ``drop_zero`` (the count dropped is in ``meta``). A
+    trailing 0 after the N lengths ends the list in the libraries' files."""
+    path = Path(path)
+    try:
+        tokens = path.read_text(encoding="utf-8").split()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InstanceError("FILE", f"cannot read {path}: {exc}") from None
+    skip = 2 if first == "header" else 0
+    if first == "header" and tokens[:2] != ["p", "p_cmax"]:
+        raise InstanceError("FILE", f"{path}: expected the header 'p p_cmax N M', got {' '.join(tokens[:4])!r}")
+    try:
+        numbers = [int(t) for t in tokens[skip:]]
+    except ValueError as exc:
+        raise InstanceError("FILE", f"{path}: {exc}") from None
+    if len(numbers) < 2:
+        raise InstanceError("FILE", f"{path}: expected N and M, then N lengths")
+    n, m = numbers[:2] if first == "header" else numbers[1::-1]
+    lengths = numbers[2:2 + n]
+    extra = numbers[2 + n:]
+    if len(lengths) != n or extra not in ([], [0]):
+        raise InstanceError("FILE", f"{path}: {n} lengths announced, {len(numbers) - 2} numbers follow")
+    zeros = sum(p == 0 for p in lengths)
+    if zeros and not drop_zero:
+        raise InstanceError("jobs", f"{path}: {zeros} jobs of length 0 (lengths are >= 1; --drop-zero drops them)")
+    kept = tuple(p for p in lengths if p != 0)
+    if any(p < 0 for p in kept) or m < 1 or not kept:
+        raise InstanceError("jobs", f"{path}: lengths must be >= 1 and M >= 1, with at least one job")
+    meta = {"source_format": f"pcmax-{first}", "file": path.name, "dropped_zero_lengths": zeros}
+    return PcmaxInstance(m, kept, path.stem, meta)
+
+
+def _pcmax_header(file: str, drop_zero: bool = False) -> PcmaxInstance:
+    return read_pcmax_text(file, "header", drop_zero)
+
+
+def _pcmax_mn(file: str, drop_zero: bool = False) -> PcmaxInstance:
+    return read_pcmax_text(file, "mn", drop_zero)
+
+
+CONVERTERS = {"pcmax": generator(_pcmax_header), "pcmax-mn": generator(_pcmax_mn)}

@@ -26,7 +26,7 @@ from typing import Any
 from schedbench import families
 from schedbench.errors import UserInputError
 from schedbench.harness.plots import gantt_figure
-from schedbench.model import load_instance, parse_instance
+from schedbench.model import instance_to_json, load_instance, parse_instance
 from schedbench.schedule import Schedule
 from schedbench.solvers import solve as exact_solve
 from schedbench.solvers.exact.settings import DEFAULT_TIME_LIMIT
@@ -64,15 +64,20 @@ class Solution:
     details: dict = field(default_factory=dict)
 
 
-def load(source: str | Path | Mapping[str, Any], format: str | None = None) -> Any:
-    """An instance from a JSON file, or from its parsed JSON (a dict).
-    ``format`` names the file's format; ``None`` and ``"json"`` are the
-    instance JSON of the format reference."""
-    if format not in (None, "json"):
-        raise UserInputError("format", f"unknown format {format!r} (known: json)")
-    if isinstance(source, Mapping):
-        return parse_instance(dict(source))
-    return load_instance(source)
+def load(source: str | Path | Mapping[str, Any], format: str | None = None, **options: Any) -> Any:
+    """An instance from a JSON file or from its parsed JSON (a dict), or,
+    with ``format``, from a file of a community format (``schedbench
+    convert --help`` lists them: ``pcmax``, ``pcmax-mn``, ``stg``,
+    ``pisinger``), with that format's ``options`` (``cores=4`` for a task
+    graph)."""
+    if format in (None, "json"):
+        if options:
+            raise UserInputError(f"options.{next(iter(options))}", "instance JSON takes no options")
+        return parse_instance(dict(source)) if isinstance(source, Mapping) else load_instance(source)
+    known = families.converters()
+    if format not in known:
+        raise UserInputError("format", f"unknown format {format!r} (known: json, {', '.join(known)})")
+    return parse_instance(instance_to_json(known[format](file=str(source), **options)))
 
 
 def generate(name: str, seed: int = 0, **params: Any) -> Any:

@@ -4,15 +4,18 @@ Bad input (instance, schedule, option) prints one line on stderr and exits
 with code 2; it never shows a traceback.
 """
 
+import inspect
 import json
 import sys
+from pathlib import Path
 
 import click
 
 from schedbench.commands import SECONDS, RegistryCommand, register, require_directory, write_output
 from schedbench.errors import UserInputError
 from schedbench.instances.parameters import convert
-from schedbench.model import family_module, instance_to_json, load_instance, load_schedule, schedule_to_json
+from schedbench.model import (family_module, instance_to_json, load_instance, load_schedule, parse_instance,
+                              schedule_to_json)
 from schedbench.solvers import solve as run_solve, solve_options
 from schedbench.validator import validate as check
 
@@ -243,8 +246,6 @@ def generate(ctx, generator, out) -> None:
     alone is true and --no-flag false); --seed defaults to 0, --from FILE
     is --source FILE.
     """
-    import inspect
-
     from schedbench import families
 
     known = families.generators()
@@ -254,13 +255,49 @@ def generate(ctx, generator, out) -> None:
     params = _generator_parameters(ctx.args)
     if "seed" in inspect.signature(known[generator].__wrapped__).parameters:
         params.setdefault("seed", 0)
+    _write_made(known[generator], params, generator, out)
+
+
+def _convert_help() -> list[str]:
+    from schedbench import families
+
+    return [(name, ", ".join(f"--{p.replace('_', '-')}" for p in list(inspect.signature(make.__wrapped__).parameters)[1:])
+             or "no options") for name, make in families.converters().items()]
+
+
+@cli.command("convert", cls=RegistryCommand, registry_help=_convert_help,
+             context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.option("--from", "source_format", required=True, metavar="FORMAT", help="The file's format (listed below).")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("-o", "--out", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
+@click.pass_context
+def convert_file(ctx, source_format, file, out) -> None:
+    """Convert FILE from a community format into an instance (docs:
+    "Bringing your data"), with the format's options as --name value; the
+    conversion (format, file, options) is recorded in the instance's meta,
+    and the instance is read back as any instance file is."""
+    from schedbench import families
+
+    known = families.converters()
+    if source_format not in known:
+        raise UserInputError("--from", f"unknown format {source_format!r} (known: {', '.join(known)})")
+    require_directory(out, "--out")
+    if not Path(file).is_file():
+        raise UserInputError("FILE", f"no file {file}")
+    _write_made(known[source_format], {**_generator_parameters(ctx.args), "file": file}, source_format, out)
+
+
+def _write_made(make, params: dict, name: str, out: str | None) -> None:
+    """``make(**params)`` as instance JSON, read back as any instance file
+    (a maker's slip is refused like a user's), into ``out`` or to stdout; a
+    parameter's error names it as the user wrote it (--name)."""
     try:
-        instance = known[generator](**params)
-    except UserInputError as exc:  # params.NAME -> --name, as the user wrote it
+        instance = parse_instance(instance_to_json(make(**params)))
+    except UserInputError as exc:  # params.NAME -> --name
         field = exc.field
         if field.startswith("params."):
             field = "--" + field.removeprefix("params.").replace("_", "-")
-        raise UserInputError(field if field not in ("params", "") else generator, exc.message) from None
+        raise UserInputError(field if field not in ("params", "") else name, exc.message) from None
     text = json.dumps(instance_to_json(instance)) + "\n"
     if out:
         write_output(out, text, "--out")

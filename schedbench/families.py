@@ -38,6 +38,11 @@ def generators() -> dict[str, Callable[..., Any]]:
     return out
 
 
+def converters() -> dict[str, Callable[..., Any]]:
+    """Every family's readers of community file formats, by format name."""
+    return {name: read for declared in FAMILIES.values() for name, read in declared.converters.items()}
+
+
 def names() -> tuple[str, ...]:
     """Every family, as declared."""
     return tuple(FAMILIES)

@@ -38,7 +38,8 @@ class Family:
     modules in those layers (``REQUIRED`` lists what each holds); the rest
     are the functions other doors call, ``None`` where the family has none.
 
-    - ``generators``: name -> seeded instance generator;
+    - ``generators``: name -> seeded instance generator; ``converters``:
+      format -> reader of a community file format (``schedbench convert``);
     - ``heuristics``: name -> ``heuristic(instance, **options) -> schedule``,
       with ``heuristic_options(instance, raw)`` turning written options
       into keyword arguments and ``own_violations(instance, schedule,
@@ -59,6 +60,7 @@ class Family:
     metrics: ModuleType
     solvers: ModuleType
     generators: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    converters: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     heuristics: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     heuristic_options: Callable[..., dict] | None = None
     own_violations: Callable[..., list] | None = None

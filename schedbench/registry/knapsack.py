@@ -8,6 +8,6 @@ from schedbench.registry import Family
 from schedbench.solvers import knapsack as solvers
 from schedbench.summaries import knapsack as summaries
 
-FAMILY = Family(model=model, metrics=metrics, solvers=solvers, generators=instances.GENERATORS,
+FAMILY = Family(model=model, metrics=metrics, solvers=solvers, generators=instances.GENERATORS, converters=instances.CONVERTERS,
                 heuristics=heuristics.HEURISTICS, summary=summaries.summary, search_start=instances.search_start,
                 result_fields=model.result_fields, maximized=model.MAXIMIZED)

@@ -8,5 +8,5 @@ from schedbench.registry import Family
 from schedbench.solvers import pcmax as solvers
 from schedbench.summaries import pcmax as summaries
 
-FAMILY = Family(model=model, metrics=metrics, solvers=solvers, generators=instances.GENERATORS,
+FAMILY = Family(model=model, metrics=metrics, solvers=solvers, generators=instances.GENERATORS, converters=instances.CONVERTERS,
                 heuristics=heuristics.HEURISTICS, summary=summaries.summary, search_start=instances.search_start)

@@ -15,7 +15,7 @@ import pytest
 from conftest import REPO
 
 TUTORIALS = ("getting-started.md", "tutorials/your-heuristic.md", "worst-cases.md", "tutorials/full-scale.md",
-             "tutorials/extending.md")
+             "tutorials/extending.md", "data.md")
 
 
 def commands(page: str) -> list[tuple[str, int]]:
@@ -43,6 +43,7 @@ def test_the_site_builds_in_strict_mode(tmp_path):
 def test_every_tutorial_command_runs(page, tmp_path):
     (tmp_path / "docs").symlink_to(REPO / "docs")
     (tmp_path / "bench").symlink_to(REPO / "bench")
+    (tmp_path / "tests").symlink_to(REPO / "tests")  # the samples of "Bringing your data"
     env = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "HOME": str(tmp_path)}
     found = commands(page)
     assert found, f"{page} has no runnable command"

@@ -13,7 +13,7 @@ import pytest
 
 from schedbench import families
 from schedbench.instances.campaign import random_small, unit_campaigns
-from schedbench.instances.pcmax import read_benchmark_file, uniform
+from schedbench.instances.pcmax import read_pcmax_text, uniform
 from schedbench.metrics.campaign import objective_value
 from schedbench.model.campaign import OBJECTIVES, Campaign, CampaignInstance, User
 from schedbench.model.pcmax import PcmaxInstance
@@ -53,7 +53,7 @@ def test_lawrinenko_sample_matches_known_optima(backend, size, count):
     assert len(names) == count
     proven = 0
     for name in names:
-        inst = read_benchmark_file(LAWRINENKO / "lawrinenko" / name)
+        inst = read_pcmax_text(LAWRINENKO / "lawrinenko" / name)
         result = solve(inst, "makespan", backend, time_limit=5)
         assert validate(inst, result.schedule) == []
         assert result.bound <= optima[name] <= result.objective
@@ -81,7 +81,7 @@ def test_arcflow_lp_bound_and_dive_reach_the_known_optimum(name):
     from schedbench.metrics.pcmax.bounds import lower_bound
 
     optimum = known_optima()[name]
-    inst = read_benchmark_file(LAWRINENKO / "lawrinenko" / name)
+    inst = read_pcmax_text(LAWRINENKO / "lawrinenko" / name)
     upper = _bounds(inst.jobs, inst.machines, math.inf, math.inf, math.inf).upper  # LPT or MULTIFIT, local search
     cheap = lower_bound(inst.jobs, inst.machines, upper)[0]
     assert cheap < upper and upper > optimum
@@ -104,7 +104,7 @@ def test_a_dive_asked_again_goes_on_where_it_stopped(monkeypatch):
 
     name = "p_cmax-class7-n198-m72-mu792-sigma198-seed27362.txt"
     optimum = known_optima()[name]
-    inst = read_benchmark_file(LAWRINENKO / "lawrinenko" / name)
+    inst = read_pcmax_text(LAWRINENKO / "lawrinenko" / name)
     solved = []
     real_lp = milp._lp
     monkeypatch.setattr(milp, "_lp", lambda lengths, *rest: solved.append(tuple(sorted(lengths)))

@@ -1,0 +1,90 @@
+"""Task graphs of the Standard Task Graph Set (Tobita and Kasahara, Journal
+of Scheduling 5(5), 2002) as workflow instances.
+
+A file gives the number n of tasks, then one line per task 0 .. n+1: its
+number, its processing time, its number of predecessors and their numbers;
+task 0 (the entry) and task n+1 (the exit) are dummies of time 0, which the
+format defines and the conversion drops (they constrain nothing). A line
+starting with ``#`` starts the comment block that ends the file. One graph
+on m identical processors is a workflow of one job on one cluster of m
+cores, each task on one core: its optimal max-SLR is the optimal makespan
+divided by the critical path.
+"""
+
+from pathlib import Path
+
+import networkx as nx
+
+from schedbench.errors import InstanceError
+from schedbench.instances.parameters import Count, generator
+from schedbench.model.workflow import Cluster, Task, WorkflowInstance, WorkflowJob
+
+KIND = "processor"
+
+
+def read_stg(path: str | Path, cores: int) -> WorkflowInstance:
+    """The graph of ``path`` on one cluster of ``cores`` identical processors."""
+    path = Path(path)
+    records = _records(path)
+    count = len(records) - 2
+    times, preds = {}, {}
+    for line, (number, fields) in records.items():
+        times[number], preds[number] = fields
+    for dummy in (0, count + 1):
+        if times[dummy] != 0:
+            raise InstanceError("tasks", f"{path}: task {dummy} is the format's dummy {'entry' if dummy == 0 else 'exit'}"
+                                         f" of time 0, got {times[dummy]}")
+    graph = nx.DiGraph((p, t) for t in range(1, count + 1) for p in preds[t] if p != 0)
+    graph.add_nodes_from(range(1, count + 1))
+    if not nx.is_directed_acyclic_graph(graph):
+        cycle = [u for u, _ in nx.find_cycle(graph)]
+        raise InstanceError("tasks", f"{path}: the predecessor lists form a cycle through tasks {cycle}")
+    tasks = tuple(Task(times[t], 1, KIND, tuple(sorted(s - 1 for s in graph.successors(t))))
+                  for t in range(1, count + 1))
+    meta = {"source_format": "stg", "file": path.name, "cores": cores, "dummies_dropped": [0, count + 1]}
+    return WorkflowInstance((Cluster(cores, KIND),), (WorkflowJob(0, tasks),), path.stem, meta)
+
+
+def _records(path: Path) -> dict[int, tuple[int, tuple[int, tuple[int, ...]]]]:
+    """Line number -> (task number, (time, predecessors)) for tasks 0 .. n+1, checked."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InstanceError("FILE", f"cannot read {path}: {exc}") from None
+    lines = [(number, line.split()) for number, line in enumerate(text.split("#")[0].splitlines(), start=1)
+             if line.split()]
+    if not lines or len(lines[0][1]) != 1 or not lines[0][1][0].isdigit() or int(lines[0][1][0]) < 1:
+        raise InstanceError("FILE", f"{path} line 1: expected the number of tasks n >= 1")
+    count = int(lines[0][1][0])
+    if len(lines) - 1 != count + 2:
+        raise InstanceError("tasks", f"{path}: {count} tasks and their two dummies need {count + 2} task lines, "
+                                     f"found {len(lines) - 1}")
+    records = {}
+    for expected, (line, fields) in enumerate(lines[1:]):
+        records[line] = _record(path, line, fields, expected, count)
+    return records
+
+
+def _record(path: Path, line: int, fields: list[str], expected: int, count: int):
+    where = f"{path} line {line}"
+    try:
+        number, time, npred, *preds = (int(field) for field in fields)
+    except ValueError:
+        raise InstanceError("tasks", f"{where}: expected integers: task, time, predecessors, their numbers") from None
+    if number != expected:
+        raise InstanceError("tasks", f"{where}: task {expected} is missing (found task {number})")
+    if time < 0 or (time == 0 and 0 < number <= count):
+        raise InstanceError("tasks", f"{where}: task {number}'s time must be >= 1, got {time}")
+    if npred != len(preds):
+        raise InstanceError("tasks", f"{where}: {npred} predecessors announced, {len(preds)} given")
+    dangling = [p for p in preds if not 0 <= p <= count + 1 or p == number]
+    if dangling:
+        raise InstanceError("tasks", f"{where}: predecessor {dangling[0]} is no other task of the graph")
+    return number, (time, tuple(preds))
+
+
+def _stg(file: str, cores: Count) -> WorkflowInstance:
+    return read_stg(file, cores)
+
+
+CONVERTERS = {"stg": generator(_stg)}
