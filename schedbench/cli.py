@@ -105,11 +105,41 @@ NO_SCHEDULE = click.option("--no-schedule", is_flag=True,
                                 "without a JSON string of every job.")
 
 
-def _schedule_options(path: str | None, omit: bool) -> None:
-    """Refused before any work: both schedule options, or a --schedule-out in no directory."""
+SCHEDULE_CSV = click.option("--schedule-csv", type=click.Path(dir_okay=False), default=None,
+                            help="Also write the schedule as CSV: job, machine, start, end.")
+GANTT = click.option("--gantt", type=click.Path(dir_okay=False), default=None,
+                     help="Also draw the schedule's Gantt chart into this .png, .svg or .pdf file.")
+
+
+def _schedule_options(path: str | None, omit: bool, csv_path: str | None = None, gantt: str | None = None) -> None:
+    """Refused before any work: both schedule options, an output file in no
+    directory, a Gantt chart in another format than PNG, SVG or PDF."""
     if path is not None and omit:
         raise UserInputError("--no-schedule", "leaves the schedule out; --schedule-out writes it: give one of them")
-    require_directory(path, "--schedule-out")
+    for option, target in (("--schedule-out", path), ("--schedule-csv", csv_path), ("--gantt", gantt)):
+        require_directory(target, option)
+    if gantt is not None and Path(gantt).suffix not in (".png", ".svg", ".pdf"):
+        raise UserInputError("--gantt", f"a Gantt chart is written as .png, .svg or .pdf, not {Path(gantt).name!r}")
+
+
+def _exportable(instance, csv_path: str | None, gantt: str | None) -> None:
+    """Refused before any work: a schedule's CSV or Gantt chart for a family
+    whose solutions are no schedules (a selection, a certificate)."""
+    if (csv_path or gantt) and not hasattr(instance, "lengths"):
+        raise UserInputError("--schedule-csv" if csv_path else "--gantt",
+                             f"a {instance.family} solution is not a schedule of jobs on machines")
+
+
+def _export(instance, schedule, csv_path: str | None, gantt: str | None) -> None:
+    """The schedule as CSV and as a Gantt chart, where asked."""
+    if csv_path:
+        from schedbench.report import schedule_csv
+
+        write_output(csv_path, schedule_csv(instance, schedule), "--schedule-csv")
+    if gantt:
+        from schedbench.api import gantt as figure
+
+        figure(instance, schedule).savefig(gantt, dpi=120)
 
 
 def _schedule_field(build, path: str | None, omit: bool):
@@ -133,8 +163,11 @@ def _schedule_field(build, path: str | None, omit: bool):
 @OPTION
 @SCHEDULE_OUT
 @NO_SCHEDULE
+@SCHEDULE_CSV
+@GANTT
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON result object (status, objective, bound, proof, schedule).")
-def solve(file, objective, solver, time_limit, options, schedule_out, no_schedule, as_json) -> None:
+def solve(file, objective, solver, time_limit, options, schedule_out, no_schedule, schedule_csv, gantt,
+          as_json) -> None:
     """Solve FILE exactly (or return the best schedule and certified bound on a time limit).
 
     The status is "optimal" only when proven, by a checkable bound or by a
@@ -145,8 +178,9 @@ def solve(file, objective, solver, time_limit, options, schedule_out, no_schedul
     from schedbench import families
     from schedbench.report import result_json
 
-    _schedule_options(schedule_out, no_schedule)
+    _schedule_options(schedule_out, no_schedule, schedule_csv, gantt)
     instance = load_instance(file)
+    _exportable(instance, schedule_csv, gantt)
     known = solve_options(instance.family)
     # typed here from the solver's signature; an unknown name is refused by solve itself
     result = run_solve(instance, objective, solver, time_limit,
@@ -159,6 +193,8 @@ def solve(file, objective, solver, time_limit, options, schedule_out, no_schedul
             raise AssertionError(f"solver produced an invalid schedule: {violations[0]}")
     out = result_json(instance, result, objective)
     out["schedule"] = _schedule_field(lambda: out["schedule"], schedule_out, no_schedule)
+    if result.schedule is not None:
+        _export(instance, result.schedule, schedule_csv, gantt)
     if as_json:
         _emit(out)
     else:
@@ -174,8 +210,10 @@ def solve(file, objective, solver, time_limit, options, schedule_out, no_schedul
               help="Seconds for each exact reference a metric needs (campaign F_u*, MOSP Stretch's C_alone).")
 @SCHEDULE_OUT
 @NO_SCHEDULE
+@SCHEDULE_CSV
+@GANTT
 @click.option("--json", "as_json", is_flag=True, help="Print the schedule and its metrics as JSON.")
-def heuristic(name, file, options, time_limit, schedule_out, no_schedule, as_json) -> None:
+def heuristic(name, file, options, time_limit, schedule_out, no_schedule, schedule_csv, gantt, as_json) -> None:
     """Run heuristic NAME on FILE and print the schedule with its exact metrics.
 
     Options (-o KEY=VALUE) are the ones experiment files take: campaign
@@ -187,8 +225,9 @@ def heuristic(name, file, options, time_limit, schedule_out, no_schedule, as_jso
     """
     from schedbench import families
 
-    _schedule_options(schedule_out, no_schedule)
+    _schedule_options(schedule_out, no_schedule, schedule_csv, gantt)
     instance = load_instance(file)
+    _exportable(instance, schedule_csv, gantt)
     known = families.heuristics(instance.family)
     if name not in known:
         raise UserInputError("NAME", f"unknown {instance.family} heuristic {name!r} "
@@ -198,6 +237,7 @@ def heuristic(name, file, options, time_limit, schedule_out, no_schedule, as_jso
     verdict, why = families.heuristic_verdict(instance, schedule, None, name)
     if verdict == "invalid":
         raise AssertionError(f"heuristic produced an invalid schedule: {why}")
+    _export(instance, schedule, schedule_csv, gantt)
     out = {"heuristic": name, "family": instance.family,
            "metrics": families.summary(instance, schedule, name, time_limit),
            "schedule": _schedule_field(lambda: schedule_to_json(instance, schedule), schedule_out, no_schedule)}

@@ -8,6 +8,16 @@ from schedbench.model import schedule_to_json
 from schedbench.result import Result
 
 
+def schedule_csv(instance, schedule) -> str:
+    """A schedule as CSV, one row per job (per task for DSSP and workflows,
+    numbered flat as in the instance; its machine, processor or cluster),
+    with its start and end; a task that does not run (DSSP) has no row."""
+    rows = ["job,machine,start,end"]
+    rows += [f"{j},{q},{s},{s + p}" for j, (q, s, p) in enumerate(zip(schedule.machine, schedule.start,
+                                                                        instance.lengths)) if s is not None]
+    return "\n".join(rows) + "\n"
+
+
 def result_json(instance, result: Result, objective: str) -> dict[str, Any]:
     out: dict[str, Any] = {
         "status": result.status,

@@ -202,6 +202,11 @@ class WorkflowInstance:
         """Tasks in flat order (the order schedules use)."""
         return tuple(t for job in self.jobs for t in job.tasks)
 
+    @cached_property
+    def lengths(self) -> tuple[int, ...]:
+        """Task execution times in flat order, as the other families' job lengths."""
+        return tuple(t.exec for t in self.tasks)
+
     def task_slice(self, k: int) -> range:
         return range(self._offsets[k], self._offsets[k + 1])
 

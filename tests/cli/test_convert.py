@@ -88,3 +88,19 @@ def test_bad_files_of_every_format_are_one_line(tmp_path, name):
         done = run_cli("convert", "--from", fmt, path, *options)
         assert done.returncode == 2 and done.stderr.count("\n") == 1, (fmt, done.stderr)
         assert "Traceback" not in done.stderr and str(path.name) in done.stderr, done.stderr
+
+
+def test_a_schedule_goes_out_as_csv_and_as_a_gantt_chart(tmp_path):
+    _convert(tmp_path, "--from", "stg", DATA / "stg_small.stg", "--cores", "1")
+    csv, chart = tmp_path / "schedule.csv", tmp_path / "gantt.svg"
+    assert run_cli("solve", tmp_path / "converted.json", "--objective", "max-slr", "--schedule-csv", csv,
+                   "--gantt", chart).returncode == 0
+    rows = [line.split(",") for line in csv.read_text().splitlines()]
+    assert rows[0] == ["job", "machine", "start", "end"] and len(rows) == 5
+    assert max(int(row[3]) for row in rows[1:]) == 10  # one processor: the optimal makespan
+    assert chart.read_text().startswith("<?xml")
+    heuristic = run_cli("heuristic", "pslr", tmp_path / "converted.json", "--gantt", tmp_path / "h.png")
+    assert heuristic.returncode == 0 and (tmp_path / "h.png").stat().st_size > 1000
+    for refused in (["--gantt", tmp_path / "g.gif"], ["--schedule-csv", tmp_path / "no" / "s.csv"]):
+        done = run_cli("solve", tmp_path / "converted.json", *refused)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1
