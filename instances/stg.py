@@ -27,9 +27,8 @@ def read_stg(path: str | Path, cores: int) -> WorkflowInstance:
     path = Path(path)
     records = _records(path)
     count = len(records) - 2
-    times, preds = {}, {}
-    for line, (number, fields) in records.items():
-        times[number], preds[number] = fields
+    times = {number: time for number, (time, _) in records.items()}
+    preds = {number: before for number, (_, before) in records.items()}
     for dummy in (0, count + 1):
         if times[dummy] != 0:
             raise InstanceError("tasks", f"{path}: task {dummy} is the format's dummy {'entry' if dummy == 0 else 'exit'}"
@@ -45,8 +44,8 @@ def read_stg(path: str | Path, cores: int) -> WorkflowInstance:
     return WorkflowInstance((Cluster(cores, KIND),), (WorkflowJob(0, tasks),), path.stem, meta)
 
 
-def _records(path: Path) -> dict[int, tuple[int, tuple[int, tuple[int, ...]]]]:
-    """Line number -> (task number, (time, predecessors)) for tasks 0 .. n+1, checked."""
+def _records(path: Path) -> dict[int, tuple[int, tuple[int, ...]]]:
+    """Task number -> (time, predecessors) for tasks 0 .. n+1, checked."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -59,10 +58,7 @@ def _records(path: Path) -> dict[int, tuple[int, tuple[int, tuple[int, ...]]]]:
     if len(lines) - 1 != count + 2:
         raise InstanceError("tasks", f"{path}: {count} tasks and their two dummies need {count + 2} task lines, "
                                      f"found {len(lines) - 1}")
-    records = {}
-    for expected, (line, fields) in enumerate(lines[1:]):
-        records[line] = _record(path, line, fields, expected, count)
-    return records
+    return dict(_record(path, line, fields, expected, count) for expected, (line, fields) in enumerate(lines[1:]))
 
 
 def _record(path: Path, line: int, fields: list[str], expected: int, count: int):

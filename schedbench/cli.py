@@ -118,8 +118,12 @@ def _schedule_options(path: str | None, omit: bool, csv_path: str | None = None,
         raise UserInputError("--no-schedule", "leaves the schedule out; --schedule-out writes it: give one of them")
     for option, target in (("--schedule-out", path), ("--schedule-csv", csv_path), ("--gantt", gantt)):
         require_directory(target, option)
-    if gantt is not None and Path(gantt).suffix not in (".png", ".svg", ".pdf"):
-        raise UserInputError("--gantt", f"a Gantt chart is written as .png, .svg or .pdf, not {Path(gantt).name!r}")
+    if gantt is not None:
+        from schedbench.harness.plots import GANTT_FORMATS
+
+        if Path(gantt).suffix not in GANTT_FORMATS:
+            raise UserInputError("--gantt", f"a Gantt chart is written as {', '.join(GANTT_FORMATS)}, "
+                                            f"not {Path(gantt).name!r}")
 
 
 def _exportable(instance, csv_path: str | None, gantt: str | None) -> None:
@@ -137,9 +141,9 @@ def _export(instance, schedule, csv_path: str | None, gantt: str | None) -> None
 
         write_output(csv_path, schedule_csv(instance, schedule), "--schedule-csv")
     if gantt:
-        from schedbench.api import gantt as figure
+        from schedbench.harness.plots import gantt_of
 
-        figure(instance, schedule).savefig(gantt, dpi=120)
+        gantt_of(instance, schedule, Path(gantt))  # its suffix checked before any work
 
 
 def _schedule_field(build, path: str | None, omit: bool):
@@ -332,13 +336,14 @@ def _write_made(make, params: dict, name: str, out: str | None) -> None:
     (a maker's slip is refused like a user's), into ``out`` or to stdout; a
     parameter's error names it as the user wrote it (--name)."""
     try:
-        instance = parse_instance(instance_to_json(make(**params)))
+        document = instance_to_json(make(**params))
+        parse_instance(document)
     except UserInputError as exc:  # params.NAME -> --name
         field = exc.field
         if field.startswith("params."):
             field = "--" + field.removeprefix("params.").replace("_", "-")
         raise UserInputError(field if field not in ("params", "") else name, exc.message) from None
-    text = json.dumps(instance_to_json(instance)) + "\n"
+    text = json.dumps(document) + "\n"
     if out:
         write_output(out, text, "--out")
     else:

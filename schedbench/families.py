@@ -29,18 +29,23 @@ def family(name: str) -> Family:
 
 def generators() -> dict[str, Callable[..., Any]]:
     """Every family's generators, by name (a name is one generator's only)."""
-    out: dict[str, Callable[..., Any]] = {}
-    for declared in FAMILIES.values():
-        for name, function in declared.generators.items():
-            if name in out:
-                raise RuntimeError(f"generator {name!r} is declared twice (again by {declared.name})")
-            out[name] = function
-    return out
+    return _merged("generators")
 
 
 def converters() -> dict[str, Callable[..., Any]]:
     """Every family's readers of community file formats, by format name."""
-    return {name: read for declared in FAMILIES.values() for name, read in declared.converters.items()}
+    return _merged("converters")
+
+
+def _merged(part: str) -> dict[str, Callable[..., Any]]:
+    """Every family's ``part`` (a name -> function map) in one map; a name two families declare is an error."""
+    out: dict[str, Callable[..., Any]] = {}
+    for declared in FAMILIES.values():
+        for name, function in getattr(declared, part).items():
+            if name in out:
+                raise RuntimeError(f"{part}: {name!r} is declared twice (again by {declared.name})")
+            out[name] = function
+    return out
 
 
 def names() -> tuple[str, ...]:

@@ -442,11 +442,15 @@ def _natural(text: str) -> tuple:
     return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text))
 
 
+#: The files a Gantt chart is written as, by suffix.
+GANTT_FORMATS = (".png", ".svg", ".pdf")
+
+
 def gantt(bars: list, out: Path, title: str = "") -> Path:
-    """``gantt_figure`` written as PNG or PDF by ``out``'s suffix."""
+    """``gantt_figure`` written as PNG, SVG or PDF by ``out``'s suffix."""
     out = Path(out)
-    if out.suffix not in (".png", ".pdf"):
-        raise UserInputError("--out", f"a Gantt chart is written as .png or .pdf, not {out.name!r}")
+    if out.suffix not in GANTT_FORMATS:
+        raise UserInputError("--out", f"a Gantt chart is written as {', '.join(GANTT_FORMATS)}, not {out.name!r}")
     figure = gantt_figure(bars, title)
     out.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(out, dpi=120)

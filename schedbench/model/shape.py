@@ -14,6 +14,7 @@ import difflib
 import json
 from collections.abc import Mapping as AbstractMapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from schedbench.errors import CLOSE, BeyondSchemaError, InstanceError, UserInputError, unknown_key
@@ -184,12 +185,17 @@ class Record(Shape):
 
     keys: tuple[Key, ...]
 
+    @cached_property
+    def names(self) -> tuple[str, ...]:
+        """The declared key names, computed once: every object of a file
+        (each of a trace's tasks) is checked against them."""
+        return tuple(key.name for key in self.keys)
+
     def validate(self, value: Any, where: str) -> None:
         fields.json_object(value, where)
-        declared = {key.name: key for key in self.keys}
         for name in value:
-            if name not in declared:
-                raise _Stray(where, name, tuple(declared))
+            if name not in self.names:
+                raise _Stray(where, name, self.names)
         for key in self.keys:
             if key.name in value:
                 key.shape.validate(value[key.name], f"{where}.{key.name}" if where else key.name)
@@ -201,7 +207,7 @@ class Record(Shape):
         found = obj.get(name)
         if found is not None:
             return found
-        return next(key.default for key in self.keys if key.name == name)
+        return self.keys[self.names.index(name)].default
 
     def schema(self) -> dict[str, Any]:
         properties = {}

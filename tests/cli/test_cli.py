@@ -1,4 +1,4 @@
-"""The command contract of SPEC.md, run as a user runs it."""
+"""The command contract of docs/reference/formats.md, run as a user runs it."""
 
 import json
 

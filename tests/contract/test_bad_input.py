@@ -1,6 +1,6 @@
 """Bad input over every family: one line naming the field and exit 2, never
 a traceback; values too large for the solvers are refused at reading, with
-the largest value accepted named (SPEC.md, general rules)."""
+the largest value accepted named (docs/reference/formats.md, general rules)."""
 
 import copy
 import json
