@@ -12,7 +12,7 @@ from functools import lru_cache
 from itertools import accumulate
 from typing import Annotated
 
-from schedbench.instances.parameters import Count, Natural, Range, Range0, generator
+from schedbench.instances.parameters import Count, Integers, Natural, Range, Range0, generator
 from schedbench.instances.swf import campaigns_from_swf
 from schedbench.model.campaign import Campaign, CampaignInstance, User
 
@@ -137,9 +137,9 @@ def _ostrich(seed: int, users: Count = 5, jobs: Count = 10_000, machines: Count 
     return ostrich_paper(users, seed, jobs, machines, short_users)
 
 
-def _swf(trace: str, gap: Natural = 1200, machines: Count | None = None,
-         max_jobs: Count | None = None) -> CampaignInstance:
-    return campaigns_from_swf(trace, gap=gap, machines=machines, max_jobs=max_jobs)
+def _swf(trace: str, gap: Natural = 1200, machines: Count | None = None, max_jobs: Count | None = None,
+         status: Integers | None = None, partition: Integers | None = None) -> CampaignInstance:
+    return campaigns_from_swf(trace, gap=gap, machines=machines, max_jobs=max_jobs, status=status, partition=partition)
 
 
 def search_start(rng: random.Random, limits) -> CampaignInstance:

@@ -41,8 +41,9 @@ GENERATORS = {"knapsack-random": generator(random_knapsack)}
 def read_pisinger(path: str | Path, block: int = 1, name: str = "") -> KnapsackInstance:
     """One block of a Pisinger instance file: a name line, then ``n N``,
     ``c C``, ``z Z`` (the published optimum), ``time T``, N lines
-    ``id,profit,weight,x`` and a ``-----`` line. The published optimum ``z`` and the published selection (``x``) are
-    kept in ``meta``, to be checked against. ``block`` is the block's
+    ``id,profit,weight,x`` and a ``-----`` line. The published optimum ``z``
+    (``meta.published_optimum.profit``, which ``certify`` and ``regress``
+    check) and the published selection (``x``) are kept in ``meta``. ``block`` is the block's
     1-based position, ``name`` (when given) its name line instead."""
     path = Path(path)
     try:
@@ -88,7 +89,7 @@ def _pisinger_block(path: Path, lines: list[str], start: int) -> KnapsackInstanc
         items.append(Item(weight, profit))
         chosen += [len(items) - 1] * x
     meta = {"source_format": "pisinger", "file": path.name, "block": lines[start].strip(),
-            "published_optimum": optimum, "published_selection": chosen}
+            "published_optimum": {"profit": optimum}, "published_selection": chosen}
     return KnapsackInstance(capacity, tuple(items), lines[start].strip(), meta)
 
 

@@ -7,13 +7,14 @@ parameters, seed) triple always gives byte-identical JSON.
 """
 
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Literal
 
 from schedbench.errors import InstanceError, UserInputError
 from schedbench.instances.campaign import zipf_weights
-from schedbench.instances.parameters import Count, Range, Range0, generator, ordered
-from schedbench.instances.swf import read_swf, trace_credits
+from schedbench.instances.parameters import Count, Integers, Range, Range0, generator, ordered
+from schedbench.instances.swf import read_swf, selection_meta, trace_credits
 from schedbench.model import load_instance
 from schedbench.model.mosp import MospInstance, Organization
 from schedbench.model.three_partition import ThreePartitionInstance, checked
@@ -44,14 +45,15 @@ def paper_workload(organizations: int, jobs: int, seed: int, low: int = 1, high:
 
 
 def organizations_from_swf(path: str, organizations: int = 5, machines: int = 1, max_jobs: int | None = None,
-                           local_objective: str = "cmax", selfish: bool = False) -> MospInstance:
+                           local_objective: str = "cmax", selfish: bool = False, status: Sequence[int] | None = None,
+                           partition: Sequence[int] | None = None) -> MospInstance:
     """A real multi-site workload: the trace's N user groups (SWF field 13)
     with the most work among its first ``max_jobs`` usable jobs become the
     organizations, in decreasing work; jobs of other or unknown groups are
     left out (their count goes into meta). Each organization gets
     ``machines`` machines (one, as in §6). As for campaigns, a job that ran
     on q processors becomes q jobs of its run time."""
-    header, jobs = read_swf(path, max_jobs)
+    header, jobs = read_swf(path, max_jobs, status, partition)
     work: dict[int, int] = {}
     for job in jobs:
         if job.group >= 0:
@@ -65,7 +67,7 @@ def organizations_from_swf(path: str, organizations: int = 5, machines: int = 1,
             owned[job.group].extend([job.run] * job.processors)
     kept = sum(1 for job in jobs if job.group in owned)
     meta = {"generator": "mosp-swf", "trace": Path(path).name, "max_jobs": max_jobs, "groups": groups,
-            "trace_jobs_left_out": len(jobs) - kept, **trace_credits(header)}
+            "trace_jobs_left_out": len(jobs) - kept, **selection_meta(status, partition), **trace_credits(header)}
     return MospInstance(tuple(Organization(machines, tuple(owned[g])) for g in groups), local_objective, "optimal",
                         selfish, f"mosp-swf-{Path(path).name.split('.swf')[0]}-N{organizations}", meta)
 
@@ -202,8 +204,9 @@ def _paper(seed: int, organizations: Count = 5, jobs: Count = 100, low: Count = 
 
 
 def _swf(trace: str, organizations: Count = 5, machines: Count = 1, max_jobs: Count | None = None,
-         local_objective: LocalObjective = "cmax", selfish: bool = False) -> MospInstance:
-    return organizations_from_swf(trace, organizations, machines, max_jobs, local_objective, selfish)
+         local_objective: LocalObjective = "cmax", selfish: bool = False, status: Integers | None = None,
+         partition: Integers | None = None) -> MospInstance:
+    return organizations_from_swf(trace, organizations, machines, max_jobs, local_objective, selfish, status, partition)
 
 
 def _figure1(organizations: Organizations = 5, local_objective: LocalObjective = "cmax",

@@ -26,6 +26,9 @@ Count = Annotated[int, 1]                # an integer >= 1
 Natural = Annotated[int, 0]              # an integer >= 0
 Range = Annotated[tuple[int, int], 1]    # an inclusive integer range (a, b), 1 <= a <= b; TOML [a, b]
 Range0 = Annotated[tuple[int, int], 0]   # the same with 0 <= a
+Naturals = Annotated[tuple[int, ...], 0]  # a list of integers >= 0; TOML [0, 5, 9]
+Integers = Annotated[tuple[int, ...], None]  # a list of integers, any sign (codes such as -1)
+Paths = tuple[str, ...]                  # one file (a string) or several (a list of strings)
 
 
 def integer_range(value: Any, name: str, low: int = 1) -> tuple[int, int]:
@@ -54,6 +57,8 @@ def convert(value: Any, kind: Any, field: str) -> Any:
         base, low = args
         if base is int:
             return integer(value, field, low)
+        if base == tuple[int, ...]:
+            return _integers(value, field, low)
         try:
             return integer_range(value, "", low)
         except ValueError:
@@ -63,6 +68,8 @@ def convert(value: Any, kind: Any, field: str) -> Any:
         if value not in args or isinstance(value, bool):
             raise UserInputError(field, f"must be one of {', '.join(map(repr, args))}, got {value!r}")
         return value
+    if kind == Paths:
+        return _paths(value, field)
     if kind is int:
         return integer(value, field)
     if kind is Fraction:
@@ -76,6 +83,24 @@ def convert(value: Any, kind: Any, field: str) -> Any:
             raise UserInputError(field, f"must be a {'boolean' if kind is bool else 'string'}, got {value!r}")
         return value
     raise TypeError(f"no conversion for the annotation {kind!r} of {field}")
+
+
+def _integers(value: Any, field: str, low: int | None) -> tuple[int, ...]:
+    """A non-empty list of integers, each at least ``low`` unless it is None
+    (one integer alone is the list of it)."""
+    if is_int(value):
+        value = [value]
+    if not isinstance(value, (list, tuple)) or not value:
+        raise UserInputError(field, f"must be a non-empty list of integers such as [0, 5], got {value!r}")
+    return tuple(integer(item, f"{field}[{index}]", low) for index, item in enumerate(value))
+
+
+def _paths(value: Any, field: str) -> tuple[str, ...]:
+    """One path, or a non-empty list of them."""
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)) or not items or not all(isinstance(item, str) for item in items):
+        raise UserInputError(field, f"must be a file or a non-empty list of files, got {value!r}")
+    return tuple(items)
 
 
 def generator(function: Callable) -> Callable:

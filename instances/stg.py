@@ -8,23 +8,41 @@ format defines and the conversion drops (they constrain nothing). A line
 starting with ``#`` starts the comment block that ends the file. One graph
 on m identical processors is a workflow of one job on one cluster of m
 cores, each task on one core: its optimal max-SLR is the optimal makespan
-divided by the critical path.
+divided by the critical path. Several graphs, each arriving at its time
+(``arrivals``), make a workload of several jobs on that cluster.
 """
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import networkx as nx
 
 from schedbench.errors import InstanceError
-from schedbench.instances.parameters import Count, generator
+from schedbench.instances.parameters import Count, Naturals, Paths, generator
 from schedbench.model.workflow import Cluster, Task, WorkflowInstance, WorkflowJob
 
 KIND = "processor"
 
 
-def read_stg(path: str | Path, cores: int) -> WorkflowInstance:
-    """The graph of ``path`` on one cluster of ``cores`` identical processors."""
-    path = Path(path)
+def read_stg(paths: str | Path | Sequence[str | Path], cores: int,
+             arrivals: Sequence[int] | None = None) -> WorkflowInstance:
+    """The graphs of ``paths`` as jobs on one cluster of ``cores`` identical
+    processors, job k arriving at ``arrivals[k]`` (default, all at 0)."""
+    paths = [Path(paths)] if isinstance(paths, (str, Path)) else [Path(path) for path in paths]
+    if arrivals is None:
+        arrivals = (0,) * len(paths)
+    if len(arrivals) != len(paths):
+        raise InstanceError("params.arrivals", f"{len(paths)} graphs need {len(paths)} arrival times, "
+                                               f"got {len(arrivals)}")
+    jobs = tuple(WorkflowJob(arrival, _graph(path)) for arrival, path in zip(arrivals, paths))
+    meta = {"source_format": "stg", "file": paths[0].name if len(paths) == 1 else [path.name for path in paths],
+            "cores": cores, "arrivals": list(arrivals), "dummies_dropped": "the entry task 0 and the exit task n+1"}
+    name = paths[0].stem if len(paths) == 1 else f"stg-{len(paths)}-graphs"
+    return WorkflowInstance((Cluster(cores, KIND),), jobs, name, meta)
+
+
+def _graph(path: Path) -> tuple[Task, ...]:
+    """The tasks 1 .. n of one graph, its dummies dropped, successors local."""
     records = _records(path)
     count = len(records) - 2
     times = {number: time for number, (time, _) in records.items()}
@@ -38,10 +56,8 @@ def read_stg(path: str | Path, cores: int) -> WorkflowInstance:
     if not nx.is_directed_acyclic_graph(graph):
         cycle = [u for u, _ in nx.find_cycle(graph)]
         raise InstanceError("tasks", f"{path}: the predecessor lists form a cycle through tasks {cycle}")
-    tasks = tuple(Task(times[t], 1, KIND, tuple(sorted(s - 1 for s in graph.successors(t))))
-                  for t in range(1, count + 1))
-    meta = {"source_format": "stg", "file": path.name, "cores": cores, "dummies_dropped": [0, count + 1]}
-    return WorkflowInstance((Cluster(cores, KIND),), (WorkflowJob(0, tasks),), path.stem, meta)
+    return tuple(Task(times[t], 1, KIND, tuple(sorted(s - 1 for s in graph.successors(t))))
+                 for t in range(1, count + 1))
 
 
 def _records(path: Path) -> dict[int, tuple[int, tuple[int, ...]]]:
@@ -79,8 +95,8 @@ def _record(path: Path, line: int, fields: list[str], expected: int, count: int)
     return number, (time, tuple(preds))
 
 
-def _stg(file: str, cores: Count) -> WorkflowInstance:
-    return read_stg(file, cores)
+def _stg(file: Paths, cores: Count, arrivals: Naturals | None = None) -> WorkflowInstance:
+    return read_stg(file, cores, arrivals)
 
 
 CONVERTERS = {"stg": generator(_stg)}

@@ -13,13 +13,17 @@ run on one machine); m is the trace's MaxProcs unless given.
 
 import gzip
 import zlib
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
 from schedbench.errors import InstanceError
 from schedbench.model.campaign import Campaign, CampaignInstance, User
 
-SUBMIT, WAIT, RUN, ALLOCATED, REQUESTED, USER, GROUP = 1, 2, 3, 4, 7, 11, 12
+#: The Parallel Workloads Archive's fields (0-based): submit, wait and run
+#: times, allocated and requested processors, status, user, group, partition.
+SUBMIT, WAIT, RUN, ALLOCATED, REQUESTED, STATUS, USER, GROUP, PARTITION = 1, 2, 3, 4, 7, 10, 11, 12, 15
+FIELDS = 18
 
 
 class TraceJob(NamedTuple):
@@ -29,6 +33,8 @@ class TraceJob(NamedTuple):
     processors: int
     user: int
     group: int         # -1: unknown
+    status: int        # 1 completed, 0 failed, 5 cancelled, 2-4 parts of a checkpointed job, -1 unknown
+    partition: int     # -1: unknown
 
 
 def _lines(path: Path):
@@ -43,8 +49,11 @@ def _lines(path: Path):
         raise InstanceError("--trace", f"cannot read {path}: {exc}") from None
 
 
-def read_swf(path: str | Path, max_jobs: int | None = None) -> tuple[dict[str, str], list[TraceJob]]:
-    """Header fields and the usable jobs, in trace order."""
+def read_swf(path: str | Path, max_jobs: int | None = None, status: Sequence[int] | None = None,
+             partition: Sequence[int] | None = None) -> tuple[dict[str, str], list[TraceJob]]:
+    """Header fields and the kept jobs, in trace order: the jobs that did
+    work (a run time and a processor count >= 1, a submit time >= 0), of a
+    status in ``status`` and a partition in ``partition`` where given."""
     header, jobs = {}, []
     for number, line in enumerate(_lines(Path(path)), start=1):
         if line.startswith(";"):
@@ -52,24 +61,38 @@ def read_swf(path: str | Path, max_jobs: int | None = None) -> tuple[dict[str, s
             header.setdefault(key.strip(), value.strip())
             continue
         fields = line.split()
-        if len(fields) < 18:
+        if not fields:
             continue
-        try:
-            submit, wait, run = int(fields[SUBMIT]), int(fields[WAIT]), int(float(fields[RUN]))
-            procs = int(fields[ALLOCATED]) if int(fields[ALLOCATED]) > 0 else int(fields[REQUESTED])
-        except (ValueError, OverflowError) as exc:  # not numbers, or a run time no integer holds (1e400)
-            raise InstanceError("--trace", f"{path} line {number}: {exc}") from None
-        if run < 1 or procs < 1 or submit < 0:
-            continue  # cancelled or unknown jobs carry no work
-        jobs.append(TraceJob(submit, submit + max(wait, 0) + run, run, procs, int(fields[USER]), int(fields[GROUP])))
+        job = _job(fields, f"{path} line {number}")
+        if job is None or (status is not None and job.status not in status) or (
+                partition is not None and job.partition not in partition):
+            continue
+        jobs.append(job)
         if max_jobs is not None and len(jobs) >= max_jobs:
             break
     return header, jobs
 
 
+def _job(fields: list[str], where: str) -> TraceJob | None:
+    """The job of one data line, None for a job that did no work (cancelled
+    before it ran, or of unknown run time or size: -1)."""
+    if len(fields) != FIELDS:
+        raise InstanceError("--trace", f"{where}: a job line has the format's {FIELDS} fields, found {len(fields)}")
+    try:
+        submit, wait, run = int(fields[SUBMIT]), int(fields[WAIT]), int(float(fields[RUN]))
+        procs = int(fields[ALLOCATED]) if int(fields[ALLOCATED]) > 0 else int(fields[REQUESTED])
+        user, group, status, partition = (int(fields[index]) for index in (USER, GROUP, STATUS, PARTITION))
+    except (ValueError, OverflowError) as exc:  # not numbers, or a run time no integer holds (1e400)
+        raise InstanceError("--trace", f"{where}: {exc}") from None
+    if run < 1 or procs < 1 or submit < 0:
+        return None
+    return TraceJob(submit, submit + max(wait, 0) + run, run, procs, user, group, status, partition)
+
+
 def campaigns_from_swf(path: str | Path, gap: int = 1200, machines: int | None = None,
-                       max_jobs: int | None = None) -> CampaignInstance:
-    header, jobs = read_swf(path, max_jobs)
+                       max_jobs: int | None = None, status: Sequence[int] | None = None,
+                       partition: Sequence[int] | None = None) -> CampaignInstance:
+    header, jobs = read_swf(path, max_jobs, status, partition)
     if not jobs:
         raise InstanceError("--trace", f"{path} has no usable jobs")
     m = machines or int(header.get("MaxProcs") or header.get("MaxNodes") or max(j.processors for j in jobs))
@@ -93,8 +116,14 @@ def campaigns_from_swf(path: str | Path, gap: int = 1200, machines: int | None =
         first = campaigns[0]
         campaigns[0] = Campaign(first.jobs, 0)
         users.append(User(tuple(campaigns), rows[0][0] - origin))
-    meta = {"generator": "swf", "trace": Path(path).name, "gap": gap, "max_jobs": max_jobs, **trace_credits(header)}
+    meta = {"generator": "swf", "trace": Path(path).name, "gap": gap, "max_jobs": max_jobs,
+            **selection_meta(status, partition), **trace_credits(header)}
     return CampaignInstance(m, tuple(users), f"swf-{Path(path).stem}", meta)
+
+
+def selection_meta(status: Sequence[int] | None, partition: Sequence[int] | None) -> dict[str, list[int]]:
+    """The status and partition filters a conversion applied, for its meta."""
+    return {name: list(kept) for name, kept in (("status", status), ("partition", partition)) if kept is not None}
 
 
 def trace_credits(header: dict[str, str]) -> dict[str, str]:

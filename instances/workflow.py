@@ -59,14 +59,15 @@ session of dependent runs; the same session rule as instances/swf.py).
 """
 
 import random
+from collections.abc import Sequence
 from fractions import Fraction
 from math import ceil
 from pathlib import Path
 from typing import Literal
 
 from schedbench.errors import InstanceError
-from schedbench.instances.swf import read_swf, trace_credits
-from schedbench.instances.parameters import Count, Natural, Range, Range0, generator, integer_range
+from schedbench.instances.swf import read_swf, selection_meta, trace_credits
+from schedbench.instances.parameters import Count, Integers, Natural, Range, Range0, generator, integer_range
 from schedbench.model.fields import is_int
 from schedbench.model.workflow import Cluster, Task, WorkflowInstance, WorkflowJob
 
@@ -242,8 +243,8 @@ def _trace_stem(path: Path) -> str:
     return name
 
 
-def workflows_from_swf(path, max_jobs: int | None = None, chains: bool = False,
-                       gap: int = 1200) -> WorkflowInstance:
+def workflows_from_swf(path, max_jobs: int | None = None, chains: bool = False, gap: int = 1200,
+                       status: Sequence[int] | None = None, partition: Sequence[int] | None = None) -> WorkflowInstance:
     """Workflows with a trace's real arrivals and run times (seconds). One
     cluster of kind Kind1 with the trace's MaxProcs cores (else MaxNodes,
     else the widest job); a wider job is an error, never shrunk. Every task
@@ -261,7 +262,7 @@ def workflows_from_swf(path, max_jobs: int | None = None, chains: bool = False,
         raise ValueError(f"chains must be a boolean, got {chains!r}")
     _check_int(gap, "gap", low=0)
     path = Path(path)
-    header, jobs = read_swf(path, max_jobs)
+    header, jobs = read_swf(path, max_jobs, status, partition)
     if not jobs:
         raise InstanceError("--trace", f"{path} has no usable jobs")
     cores = int(header.get("MaxProcs") or header.get("MaxNodes") or max(j.processors for j in jobs))
@@ -297,7 +298,7 @@ def workflows_from_swf(path, max_jobs: int | None = None, chains: bool = False,
         built.append(WorkflowJob(first.submit - origin, tasks, f"u{first.user}"))
     meta = {"generator": "workflow-swf", "trace": path.name, "chains": chains, "gap": gap, "max_jobs": max_jobs,
             "jobs_read": len(jobs), "workflows": len(built), "cores": cores, "time_unit_seconds": 1,
-            **trace_credits(header)}
+            **selection_meta(status, partition), **trace_credits(header)}
     suffix = "-chains" if chains else ""
     return WorkflowInstance((Cluster(cores, "Kind1"),), tuple(built), f"workflow-swf-{_trace_stem(path)}{suffix}",
                             meta)
@@ -333,8 +334,9 @@ def starvation_stream(length: Count = 600, lone: Literal["long", "short", "wide"
     return WorkflowInstance((Cluster(cores, "K"),), jobs, f"starvation-stream-{lone}-{length}", meta)
 
 
-def _swf(trace: str, max_jobs: Count | None = None, chains: bool = False, gap: Natural = 1200) -> WorkflowInstance:
-    return workflows_from_swf(trace, max_jobs, chains, gap)
+def _swf(trace: str, max_jobs: Count | None = None, chains: bool = False, gap: Natural = 1200,
+         status: Integers | None = None, partition: Integers | None = None) -> WorkflowInstance:
+    return workflows_from_swf(trace, max_jobs, chains, gap, status, partition)
 
 
 def search_start(rng: random.Random, limits) -> WorkflowInstance:

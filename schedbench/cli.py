@@ -5,8 +5,10 @@ with code 2; it never shows a traceback.
 """
 
 import inspect
+import itertools
 import json
 import sys
+import typing
 from pathlib import Path
 
 import click
@@ -312,23 +314,30 @@ def _convert_help() -> list[str]:
 @cli.command("convert", cls=RegistryCommand, registry_help=_convert_help,
              context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
 @click.option("--from", "source_format", required=True, metavar="FORMAT", help="The file's format (listed below).")
-@click.argument("file", type=click.Path(dir_okay=False))
 @click.option("-o", "--out", type=click.Path(dir_okay=False), help="Write here instead of stdout.")
-@click.pass_context
-def convert_file(ctx, source_format, file, out) -> None:
+@click.argument("words", nargs=-1, type=click.UNPROCESSED, metavar="FILE... [--OPTION VALUE]...")
+def convert_file(source_format, out, words) -> None:
     """Convert FILE from a community format into an instance (docs:
     "Bringing your data"), with the format's options as --name value; the
     conversion (format, file, options) is recorded in the instance's meta,
-    and the instance is read back as any instance file is."""
+    and the instance is read back as any instance file is. A format that
+    reads several files (stg) takes them all before the options."""
     from schedbench import families
 
     known = families.converters()
     if source_format not in known:
         raise UserInputError("--from", f"unknown format {source_format!r} (known: {', '.join(known)})")
     require_directory(out, "--out")
-    if not Path(file).is_file():
-        raise UserInputError("FILE", f"no file {file}")
-    _write_made(known[source_format], {**_generator_parameters(ctx.args), "file": file}, source_format, out)
+    files = list(itertools.takewhile(lambda word: not word.startswith("--"), words))
+    if not files:
+        raise UserInputError("FILE", "missing: the file to convert")
+    for file in files:
+        if not Path(file).is_file():
+            raise UserInputError("FILE", f"no file {file}")
+    if len(files) > 1 and typing.get_type_hints(known[source_format].__wrapped__)["file"] is str:
+        raise UserInputError("FILE", f"the {source_format} format reads one file, got {len(files)}")
+    params = {**_generator_parameters(list(words[len(files):])), "file": files[0] if len(files) == 1 else files}
+    _write_made(known[source_format], params, source_format, out)
 
 
 def _write_made(make, params: dict, name: str, out: str | None) -> None:

@@ -39,6 +39,7 @@ from schedbench.harness.cells import instance_hash
 from schedbench.harness.runner import dask_client, map_unordered
 from schedbench.errors import ModelTooLarge, NotProven, UserInputError, unknown_key
 from schedbench.model import load_instance
+from schedbench.model.options import exact
 from schedbench.result import INFEASIBLE, OPTIMAL
 
 OPT, BEST, BESTDUAL, INFEASIBLE_STATUS = "opt", "best", "bestdual", "infeasible"
@@ -47,6 +48,7 @@ SETTLED = (OPT, INFEASIBLE_STATUS)  # statuses that no new result can change
 OPEN_AFTER = 600.0  # seconds per backend without a proof that make an unsettled entry an open instance
 BACKENDS = families.model_backends()
 CHEAP_BOUND = "lower-bound"  # the source name of families.lower_bound (an upper bound when maximised)
+PUBLISHED = "published"  # the source name of an optimum the instance's own source publishes (checked, never a proof)
 HEADER = ("instance", "family", "objective", "status", "value", "bound", "solvers", "time_limit", "instance_hash")
 
 
@@ -441,7 +443,26 @@ def evidence(task: tuple) -> tuple[str, str, str, str, list[Evidence] | str | No
     cheap = families.lower_bound(instance, objective)
     if cheap is not None:
         fresh.append(Evidence(CHEAP_BOUND, bound=cheap))
+    published = published_optimum(instance, objective)
+    if published is not None:
+        try:  # a claim to check the proofs against, never a proof itself: it stays out of the verdict
+            check_consistent([*fresh, Evidence(PUBLISHED, published, published, True)],
+                             families.maximized(instance.family, objective))
+        except Disagreement as exc:
+            return key, instance.family, digest, objective, f"against the file's published optimum: {exc}"
     return key, instance.family, digest, objective, fresh
+
+
+def published_optimum(instance, objective: str) -> Fraction | None:
+    """The optimum the instance's source publishes for ``objective``
+    (``meta.published_optimum``, objective -> value, as a converter of a
+    benchmark library with known optima writes it), or None."""
+    published = instance.meta.get("published_optimum", {})
+    if not isinstance(published, dict):
+        raise UserInputError("meta.published_optimum", f"must map objectives to values, got {published!r}")
+    if objective not in published:
+        return None
+    return exact(published[objective], f"meta.published_optimum.{objective}")
 
 
 def status_counts(table: Table) -> dict[str, dict[str, int]]:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from schedbench import families
 from schedbench.harness import analysis
-from schedbench.harness.corpus import Entry, load, opt_entries, read_csv, read_table, write_csv
+from schedbench.harness.corpus import Entry, load, opt_entries, published_optimum, read_csv, read_table, write_csv
 from schedbench.errors import UserInputError
 
 HEADER = ("instance", "objective", "heuristic", "ratio")
@@ -90,6 +90,10 @@ def _score(instance, schedule, entry: Entry, name: str, checked_as: str | None) 
         return Outcome(entry, name, problem=f"error: {type(exc).__name__}: {exc}")
     if verdict == "relaxed":
         return Outcome(entry, name, value)
+    published = published_optimum(instance, entry.objective)
+    if published is not None and published != entry.value:
+        return Outcome(entry, name, value, problem=f"the certified optimum {entry.value} is not the file's "
+                                                   f"published optimum {published}")
     if value != entry.value and families.maximized(entry.family, entry.objective) == (value > entry.value):
         return Outcome(entry, name, value, problem=f"value {value} beats the certified optimum {entry.value}")
     ratio = analysis.ratio(value, entry.value)

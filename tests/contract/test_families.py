@@ -31,7 +31,7 @@ def small_params(tmp_path_factory) -> dict[str, dict]:
     folder = tmp_path_factory.mktemp("sources")
     trace = folder / "trace.swf"
     trace.write_text(SWF)
-    make = families.generators()
+    make = generators = families.generators()
     three, dssp = folder / "three.json", folder / "dssp.json"
     three.write_text(json.dumps(instance_to_json(make["three-partition"](seed=0, triples=2, bound=20))))
     dssp.write_text(json.dumps(instance_to_json(make["dssp-small"](seed=0))))
@@ -64,6 +64,7 @@ def small_params(tmp_path_factory) -> dict[str, dict]:
         "workflow-small": {"jobs": [1, 2]},
         "workflow-swf": {"trace": str(trace), "chains": True},
         "starvation-stream": {"length": 30, "lone": "wide"},
+        **{name: {"tasks": 110} for name in generators if name.startswith("wfcommons-")},  # each recipe's smallest fits
     }
 
 

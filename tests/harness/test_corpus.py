@@ -374,3 +374,25 @@ def test_a_table_that_is_not_utf8_text_or_has_extra_fields_is_one_line_naming_it
     longer.write_text(f"{header}\n" + default_table().read_text(encoding="utf-8").splitlines()[1] + ",extra\n")
     with pytest.raises(UserInputError, match=r"longer\.csv line 2: more fields than the header's"):
         read_table(longer)
+
+
+def test_a_published_optimum_is_checked_never_taken_as_proof(tmp_path):
+    """A Pisinger block's z is certified when the backends prove it; a file
+    whose published optimum is wrong is refused, its entry not written."""
+    from conftest import REPO
+
+    document = json.loads(CliRunner().invoke(cli, ["convert", "--from", "pisinger",
+                                                   str(REPO / "tests" / "data" / "pisinger_small.csv")]).output)
+    assert document["meta"]["published_optimum"] == {"profit": 17}
+    good, wrong, table_path = tmp_path / "good.json", tmp_path / "wrong.json", tmp_path / "corpus" / "table.csv"
+    good.write_text(json.dumps(document))
+    document["meta"]["published_optimum"]["profit"] = 18
+    wrong.write_text(json.dumps(document))
+    outcome = CliRunner().invoke(cli, ["certify", str(good), "--table", str(table_path), "--time-limit", "10"])
+    assert outcome.exit_code == 0, outcome.output
+    [entry] = read_table(table_path).values()
+    assert (entry.status, entry.value, entry.solvers) == ("opt", 17, "+".join(BACKENDS))
+    outcome = CliRunner().invoke(cli, ["certify", str(wrong), "--table", str(table_path), "--time-limit", "10"])
+    assert outcome.exit_code == 1
+    assert "against the file's published optimum: different optima proven: cpsat 17, milp 17, published 18" in outcome.output
+    assert list(read_table(table_path)) == [entry.key]

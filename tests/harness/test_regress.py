@@ -258,3 +258,18 @@ def test_an_instance_file_edited_since_certification_is_refused(tmp_path):
     result = run_cli("regress", "--family", "pcmax", "--table", table)
     assert result.returncode == 2, result.stderr
     assert "pcmax/uniform-n8-m2-s0.json is not the instance its makespan entry certifies" in result.stderr
+
+
+def test_a_certified_optimum_off_the_files_published_optimum_is_a_problem():
+    from schedbench.harness.corpus import Entry
+    from schedbench.harness.regress import evaluate
+    from schedbench.heuristics.knapsack import HEURISTICS
+    from schedbench.model.knapsack import Item, KnapsackInstance
+
+    instance = KnapsackInstance(5, (Item(3, 4), Item(2, 3), Item(4, 5)), "published", {"published_optimum": {"profit": 7}})
+    entries = [Entry("knapsack/published.json", "knapsack", "profit", "opt", Fraction(v), Fraction(v), "cpsat+milp", 10)
+               for v in (7, 8)]
+    name, heuristic = next(iter(HEURISTICS.items()))
+    right, edited = evaluate(heuristic, name, instance, entries, checked_as=name)
+    assert right.problem == "" and right.ratio is not None
+    assert edited.problem == "the certified optimum 8 is not the file's published optimum 7"
