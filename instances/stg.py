@@ -34,16 +34,20 @@ def read_stg(paths: str | Path | Sequence[str | Path], cores: int,
     if len(arrivals) != len(paths):
         raise InstanceError("params.arrivals", f"{len(paths)} graphs need {len(paths)} arrival times, "
                                                f"got {len(arrivals)}")
-    jobs = tuple(WorkflowJob(arrival, _graph(path)) for arrival, path in zip(arrivals, paths))
+    graphs = [_graph(path) for path in paths]
+    jobs = tuple(WorkflowJob(arrival, tasks) for arrival, (tasks, _) in zip(arrivals, graphs))
+    counted = [path.name for path, (_, dummies_counted) in zip(paths, graphs) if dummies_counted]
     meta = {"source_format": "stg", "file": paths[0].name if len(paths) == 1 else [path.name for path in paths],
-            "cores": cores, "arrivals": list(arrivals), "dummies_dropped": "the entry task 0 and the exit task n+1"}
+            "cores": cores, "arrivals": list(arrivals), "dummies_dropped": "the entry task 0 and the exit task n+1",
+            **({"first_line_counts_the_dummies": counted} if counted else {})}
     name = paths[0].stem if len(paths) == 1 else f"stg-{len(paths)}-graphs"
     return WorkflowInstance((Cluster(cores, KIND),), jobs, name, meta)
 
 
-def _graph(path: Path) -> tuple[Task, ...]:
-    """The tasks 1 .. n of one graph, its dummies dropped, successors local."""
-    records = _records(path)
+def _graph(path: Path) -> tuple[tuple[Task, ...], bool]:
+    """The tasks 1 .. n of one graph, its dummies dropped, successors local;
+    and whether its first line counts the dummies."""
+    records, dummies_counted = _records(path)
     count = len(records) - 2
     times = {number: time for number, (time, _) in records.items()}
     preds = {number: before for number, (_, before) in records.items()}
@@ -57,11 +61,14 @@ def _graph(path: Path) -> tuple[Task, ...]:
         cycle = [u for u, _ in nx.find_cycle(graph)]
         raise InstanceError("tasks", f"{path}: the predecessor lists form a cycle through tasks {cycle}")
     return tuple(Task(times[t], 1, KIND, tuple(sorted(s - 1 for s in graph.successors(t))))
-                 for t in range(1, count + 1))
+                 for t in range(1, count + 1)), dummies_counted
 
 
-def _records(path: Path) -> dict[int, tuple[int, tuple[int, ...]]]:
-    """Task number -> (time, predecessors) for tasks 0 .. n+1, checked."""
+def _records(path: Path) -> tuple[dict[int, tuple[int, tuple[int, ...]]], bool]:
+    """Task number -> (time, predecessors) for tasks 0 .. n+1, checked. The
+    first line is n, the count of real tasks; a first line of n + 2 with
+    n + 2 task lines (the dummies counted too, as in some copies in
+    circulation) reads the same, and the flag returned tells it apart."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -71,10 +78,14 @@ def _records(path: Path) -> dict[int, tuple[int, tuple[int, ...]]]:
     if not lines or len(lines[0][1]) != 1 or not lines[0][1][0].isdigit() or int(lines[0][1][0]) < 1:
         raise InstanceError("FILE", f"{path} line 1: expected the number of tasks n >= 1")
     count = int(lines[0][1][0])
-    if len(lines) - 1 != count + 2:
-        raise InstanceError("tasks", f"{path}: {count} tasks and their two dummies need {count + 2} task lines, "
-                                     f"found {len(lines) - 1}")
-    return dict(_record(path, line, fields, expected, count) for expected, (line, fields) in enumerate(lines[1:]))
+    dummies_counted = len(lines) - 1 == count and count >= 3
+    if dummies_counted:
+        count -= 2
+    elif len(lines) - 1 != count + 2:
+        raise InstanceError("tasks", f"{path}: {count} tasks and their two dummies need {count + 2} task lines "
+                                     f"(or {count}, if the first line counts the dummies), found {len(lines) - 1}")
+    return dict(_record(path, line, fields, expected, count)
+                for expected, (line, fields) in enumerate(lines[1:])), dummies_counted
 
 
 def _record(path: Path, line: int, fields: list[str], expected: int, count: int):

@@ -29,11 +29,12 @@ from schedbench import families
 from schedbench.harness.analysis import (check_field, experiment_cells, field, half_width, mean, median_interval,
                                        paired_t, percentile, ratio_rows, sort_key)
 from schedbench.harness.statements import check_statements, verdicts
+from schedbench.harness.style import STYLES, FigureStyle, font_context, new_figure, series_style
 from schedbench.errors import UserInputError
 from schedbench.families import gantt_bars
 from schedbench.model.shape import keys_of
 
-KINDS = ("line", "hist", "bar", "box")
+KINDS = ("line", "hist", "ecdf", "bar", "box")
 FIGURE_KEYS = {"name", "title", "kind", "where", "x", "y", "series", "xlabel", "ylabel", "bins", "stat", "yscale",
                "xscale", "compare", "statements"}
 #: ``x = "key"``: the keys of a table-valued metric.
@@ -246,26 +247,42 @@ def _centre(values: list, stat: str) -> tuple[float, float, float]:
 class Drawn:
     """A figure as written: its files and the numbers it shows."""
 
-    png: Path
-    pdf: Path
+    images: tuple[Path, ...]           # one per suffix of the style: PNG and PDF on screen, PDF, SVG and PNG for papers
     csv: Path
     shown: list[dict[str, Any]]
     tests: list[dict[str, Any]]
     statements: list[dict[str, Any]]   # the paper's readings of the figure, with verdicts
 
     @property
-    def paths(self) -> tuple[Path, Path, Path]:
-        return self.png, self.pdf, self.csv
+    def png(self) -> Path:
+        return next(path for path in self.images if path.suffix == ".png")
+
+    @property
+    def paths(self) -> tuple[Path, ...]:
+        return (*self.images, self.csv)
 
 
-def draw(spec: dict, rows: list[dict[str, Any]], out_dir: Path, stem: str | None = None) -> Drawn:
+def save(figure: Any, out_dir: Path, stem: str, style: FigureStyle) -> tuple[Path, ...]:
+    """``figure`` written as STEM.SUFFIX for each of the style's suffixes."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = tuple(out_dir / f"{stem}.{suffix}" for suffix in style.suffixes)
+    for path in paths:
+        figure.savefig(path, dpi=style.dpi)
+    return paths
+
+
+def draw(spec: dict, rows: list[dict[str, Any]], out_dir: Path, stem: str | None = None,
+         style: FigureStyle = STYLES["screen"]) -> Drawn:
     """Draw one figure from ``figure_rows`` output and write its numbers (CSV)."""
-    from matplotlib.figure import Figure
+    with font_context(style):
+        return _draw(spec, rows, out_dir, stem or spec["name"], style)
 
+
+def _draw(spec: dict, rows: list[dict[str, Any]], out_dir: Path, stem: str, style: FigureStyle) -> Drawn:
     triples = _points(spec, rows)
     points = {series: drawn for series, values in triples.items()
               if (drawn := [(x, y) for x, y, _ in values if y is not None])}
-    figure = Figure(figsize=(7, 4.5), layout="constrained")
+    figure = new_figure(style)
     ax = figure.add_subplot()
     shown, tests = statistics(spec, triples), comparisons(spec, triples)
     if points:
@@ -286,17 +303,15 @@ def draw(spec: dict, rows: list[dict[str, Any]], out_dir: Path, stem: str | None
     if spec["kind"] == "line" and spec.get("xscale") == "log":
         ax.set_xscale("log")   # a histogram sets its own, with its bins
     ax.set_title(spec.get("title", spec["name"]))
-    ax.set_xlabel(spec.get("xlabel", spec.get("x", spec["y"] if spec["kind"] == "hist" else "")))
-    ax.set_ylabel(spec.get("ylabel", "count" if spec["kind"] == "hist" else spec["y"]))
+    distribution = spec["kind"] in ("hist", "ecdf")
+    ax.set_xlabel(spec.get("xlabel", spec.get("x", spec["y"] if distribution else "")))
+    ax.set_ylabel(spec.get("ylabel", {"hist": "count", "ecdf": "fraction of values <= x"}.get(spec["kind"], spec["y"])))
     ax.grid(True, alpha=0.3)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = [out_dir / f"{stem or spec['name']}.{suffix}" for suffix in ("png", "pdf")]
-    for path in paths:
-        figure.savefig(path, dpi=120)
-    table = out_dir / f"{stem or spec['name']}.csv"
+    images = save(figure, out_dir, stem, style)
+    table = out_dir / f"{stem}.csv"
     statements = verdicts(spec, shown, tests)
     _write_numbers(table, shown, tests, statements)
-    return Drawn(paths[0], paths[1], table, shown, tests, statements)
+    return Drawn(images, table, shown, tests, statements)
 
 
 def _write_numbers(path: Path, shown: list[dict[str, Any]], tests: list[dict[str, Any]],
@@ -319,25 +334,10 @@ def _write_numbers(path: Path, shown: list[dict[str, Any]], tests: list[dict[str
             writer.writerows([r[k] for k in ("claim", "test", "verdict", "detail", "text")] for r in statements)
 
 
-def colour(series: Any) -> str:
-    """One colour per series label, the same in every figure: every
-    registered heuristic and solver gets its own slot of a 40-colour palette
-    (by sorted name), any other label a slot from its hash."""
-    from matplotlib import colormaps
-    from matplotlib.colors import to_hex
-
-    palette = [colormaps[name](i) for name in ("tab20", "tab20b") for i in range(20)]
-    names = _known_series()
-    label = _label(series)
-    index = names.index(label) if label in names else int(hashlib.sha256(label.encode()).hexdigest(), 16)
-    return to_hex(palette[index % len(palette)])
-
-
-@functools.cache
-def _known_series() -> list[str]:
-    names = {h for f in families.names() for h in families.heuristics(f)}
-    names |= {b for f in families.names() for b in families.backends(f)}
-    return sorted(names)
+def _styled(series: Any) -> dict[str, Any]:
+    """The series' colour (and its marker and line style where the drawer uses them)."""
+    slot = series_style(_label(series))
+    return {"label": _label(series), "color": slot.colour}
 
 
 def _line(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
@@ -347,8 +347,9 @@ def _line(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
     for series in points:
         rows = [r for r in shown if r["of"] == series]
         positions = [_position(r["at"]) if numeric else xs.index(r["at"]) for r in rows]
-        ax.errorbar(positions, [r["centre"] for r in rows], yerr=_errors(rows), marker="o", capsize=3,
-                    label=_label(series), color=colour(series))
+        slot = series_style(_label(series))
+        ax.errorbar(positions, [r["centre"] for r in rows], yerr=_errors(rows), capsize=3, marker=slot.marker,
+                    linestyle=slot.linestyle, **_styled(series))
     if not numeric:
         ax.set_xticks(range(len(xs)), [_label(x) for x in xs])
     elif len(xs) <= TICKS_MAX:
@@ -372,7 +373,18 @@ def _hist(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
     else:
         edges = numpy.histogram_bin_edges(every, bins=spec.get("bins", 20))
     for series, vs in values.items():
-        ax.hist(vs, bins=edges, alpha=0.6 if len(values) > 1 else 0.9, label=_label(series), color=colour(series))
+        ax.hist(vs, bins=edges, alpha=0.6 if len(values) > 1 else 0.9, **_styled(series))
+
+
+def _ecdf(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
+    """The empirical distribution of y per series as steps, one over another
+    without hiding each other (where overlaid histograms would)."""
+    for series, pairs in points.items():
+        slot = series_style(_label(series))
+        ax.ecdf([float(y) for _, y in pairs], linestyle=slot.linestyle, **_styled(series))
+    if spec.get("xscale") == "log":
+        ax.set_xscale("log")
+    ax.set_ylim(0, 1.02)
 
 
 def _grouped(points: dict) -> tuple[list, list, dict]:
@@ -397,7 +409,7 @@ def _bar(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
     for offset, series in zip(offsets, points):
         rows = [r for r in shown if r["of"] == series]
         ax.bar([categories.index(r["at"]) + offset for r in rows], [r["centre"] for r in rows], width,
-               yerr=_errors(rows), capsize=3, label=_label(series), color=colour(series))
+               yerr=_errors(rows), capsize=3, **_styled(series))
     _category_ticks(ax, categories)
 
 
@@ -411,7 +423,7 @@ def _box(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
                            positions=[i + offset for i, _ in present], widths=width * 0.9, patch_artist=True,
                            manage_ticks=False, medianprops={"color": "black"})
         for box in parts["boxes"]:
-            box.set_facecolor(colour(series))
+            box.set_facecolor(series_style(_label(series)).colour)
         parts["boxes"][0].set_label(_label(series))
     _category_ticks(ax, categories)
 
@@ -420,11 +432,11 @@ def _category_ticks(ax, categories: list) -> None:
     ax.set_xticks(range(len(categories)), [_label(x) for x in categories])
 
 
-DRAWERS = {"line": _line, "hist": _hist, "bar": _bar, "box": _box}
+DRAWERS = {"line": _line, "hist": _hist, "ecdf": _ecdf, "bar": _bar, "box": _box}
 
 
 def draw_all(specs: list[tuple[str, dict]], rows: list[dict[str, Any]], out_dir: Path, runs: list[dict[str, Any]],
-             members: dict[tuple[str, int], set[str]]) -> list[tuple[dict, Drawn]]:
+             members: dict[tuple[str, int], set[str]], style: FigureStyle = STYLES["screen"]) -> list[tuple[dict, Drawn]]:
     """Every figure, each from its own experiment's cells among ``figure_rows``
     output; a name taken by an earlier experiment's figure becomes EXPERIMENT-NAME."""
     taken: set[str] = set()
@@ -433,7 +445,7 @@ def draw_all(specs: list[tuple[str, dict]], rows: list[dict[str, Any]], out_dir:
         stem = spec["name"] if spec["name"] not in taken else f"{experiment}-{spec['name']}"
         taken.add(stem)
         cells = experiment_cells(experiment, runs, members)
-        drawn.append((spec, draw(spec, [r for r in rows if r["cell_id"] in cells], out_dir, stem)))
+        drawn.append((spec, draw(spec, [r for r in rows if r["cell_id"] in cells], out_dir, stem, style)))
     return drawn
 
 

@@ -209,3 +209,11 @@ def test_an_swf_line_without_the_formats_18_fields_is_refused(tmp_path):
     done = run_cli("generate", "swf", "--trace", trace)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     assert f"line {first + 1}: a job line has the format's 18 fields, found 17" in done.stderr
+
+
+def test_a_first_line_that_counts_the_dummies_reads_the_same_graph(tmp_path):
+    standard = _convert(tmp_path, "--from", "stg", DATA / "stg_small.stg", "--cores", "2")
+    counted = _convert(tmp_path, "--from", "stg", DATA / "stg_dummies_counted.stg", "--cores", "2")
+    assert counted["jobs"] == standard["jobs"]
+    assert counted["meta"]["first_line_counts_the_dummies"] == ["stg_dummies_counted.stg"]
+    assert "first_line_counts_the_dummies" not in standard["meta"]
