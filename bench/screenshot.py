@@ -86,7 +86,8 @@ window.addEventListener("load", () => {
     if (el === null) { problems.push(`no ${selector} on the page`); return; }
     if (el.getBoundingClientRect().top >= window.innerHeight) problems.push(`${selector} is below the first screen`);
   };
-  first("#summary"); first("#summary .cards"); first("#summary table");
+  first("#summary"); first("#summary .cards");
+  if (document.querySelector("#summary .profiles") !== null) first("#summary .profiles"); else first("#summary table");
   for (const img of document.images) {
     const box = img.getBoundingClientRect();
     if (img.naturalWidth === 0 || (!hidden(img) && (box.width === 0 || box.height === 0)))
@@ -107,8 +108,8 @@ window.addEventListener("load", () => {
 
 def layout_problems(page: Path) -> list[str]:
     """What is wrong with the page's layout on a first screen of
-    ``FIRST_SCREEN``, as the browser measures it: the summary (its cards and
-    its first table) not on the first screen, a figure with no size, text
+    ``FIRST_SCREEN``, as the browser measures it: the summary (its cards, and
+    its profiles, or its first table when it has none) not on the first screen, a figure with no size, text
     wider than its box, a page wider than the window."""
     binary = chromium()
     if binary is None:

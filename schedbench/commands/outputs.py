@@ -21,11 +21,14 @@ EXPERIMENT = click.option("--experiment", default=None, metavar="NAME",
 @STORE
 @EXPERIMENT
 @click.option("--format", "form", default="markdown", show_default=True,
-              help="markdown, latex (booktabs), csv or html.")
+              help="text, markdown, latex (booktabs), csv or html.")
 @click.option("--kind", default="ratios", show_default=True,
               help="ratios (heuristic / optimum and / best bound) or bounds (optima proven, gaps left open).")
+@click.option("--precision", default=3, show_default=True, type=click.IntRange(0, 12),
+              help="Decimals shown (CSV always gives full precision).")
+@click.option("--fractions", is_flag=True, help="Exact fractions instead of decimals (an interval stays decimal).")
 @click.option("--out", default=None, type=click.Path(dir_okay=False), help="Write to this file instead of stdout.")
-def table(store, experiment, form, kind, out) -> None:
+def table(store, experiment, form, kind, precision, fractions, out) -> None:
     """Print the ratio or bound table of STORE.
 
     ratios: per family, size, objective and algorithm, n and the mean (with
@@ -38,7 +41,7 @@ def table(store, experiment, form, kind, out) -> None:
     from schedbench.harness.tables import render, store_tables
 
     tables = store_tables(read_store(store, experiment).rows, kind)
-    text = render(tables, form)
+    text = render(tables, form, precision, fractions)
     if out:
         write_output(out, text, "--out")
         click.echo(f"{out}: {sum(len(t.rows) for t in tables)} rows")
@@ -57,12 +60,18 @@ class _FiguresByDefault(click.Group):
         return super().parse_args(ctx, args)
 
 
+STYLE = click.option("--style", default="screen", show_default=True, type=click.Choice(["screen", "paper"]),
+                     help="screen: PNG and PDF for the report; paper: one column of a two-column paper "
+                          "(3.5 in, 8 pt), vector PDF and SVG beside a 300 dpi PNG.")
+
+
 @click.group(cls=_FiguresByDefault)
 def plot() -> None:
-    """Draw figures: an experiment's [[figure]] tables, or one schedule's Gantt chart.
+    """Draw figures: an experiment's [[figure]] tables, performance profiles, or one schedule's Gantt chart.
 
     \b
     schedbench plot STORE [--experiment NAME] --out DIR   (= plot figures ...)
+    schedbench plot profile STORE --out DIR   (profiles, ECDFs, time to proof; --corpus too)
     schedbench plot gantt INSTANCE_FILE SCHEDULE_FILE --out F.png
     schedbench plot gantt STORE --cell CELL_ID --out F.png
     """
@@ -74,15 +83,17 @@ def plot() -> None:
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder for NAME.png, NAME.pdf and NAME.csv.")
 @click.option("--statements", "statements_file", type=click.Path(dir_okay=False), default=None,
               help="Also write every figure statement with its verdict as a Markdown table to this file.")
-def figures(store, experiment, out, statements_file) -> None:
+@STYLE
+def figures(store, experiment, out, statements_file, style) -> None:
     """Draw every [[figure]] of the experiments run into STORE (their TOML
-    as stored with each run) as PNG and PDF into --out, with the numbers
+    as stored with each run) as PNG and PDF (--style paper: PDF, SVG and PNG) into --out, with the numbers
     drawn (and any paired tests) as CSV; means carry 95% CI error bars.
     Each file line is followed by the verdicts of the figure's statements
     (the paper's readings of it). This is what "plot STORE" runs."""
     from schedbench.harness.analysis import read_store
     from schedbench.harness.plots import draw_all, figure_rows, figure_specs
     from schedbench.harness.statements import verdict_rows
+    from schedbench.harness.style import figure_style
 
     require_directory(statements_file, "--statements")
     view = read_store(store, experiment)
@@ -90,7 +101,7 @@ def figures(store, experiment, out, statements_file) -> None:
     if not specs:
         raise UserInputError("STORE", "no [[figure]] table in the experiments run into this store"
                                       + (f" (experiment {experiment})" if experiment else ""))
-    drawn_all = draw_all(specs, figure_rows(view.rows), Path(out), view.runs, view.members)
+    drawn_all = draw_all(specs, figure_rows(view.rows), Path(out), view.runs, view.members, figure_style(style))
     for _, drawn in drawn_all:
         click.echo(" ".join(str(p) for p in drawn.paths))
         for statement in drawn.statements:
@@ -100,6 +111,40 @@ def figures(store, experiment, out, statements_file) -> None:
         table += [f"| {r['figure']} | {r['claim']} | {r['text']} | {r['verdict']} | {r['detail']} |"
                   for r in verdict_rows(drawn_all)]
         write_output(statements_file, "\n".join(table) + "\n", "--statements")
+
+
+@plot.command()
+@click.argument("store", required=False, type=click.Path(dir_okay=False))
+@EXPERIMENT
+@click.option("--corpus", "corpus", is_flag=False, flag_value="", default=None, metavar="[TABLE]",
+              help="Also profile every heuristic on the certified corpus (the shipped table, or TABLE).")
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder for the figures and their CSV.")
+@STYLE
+def profile(store, experiment, corpus, out, style) -> None:
+    """Performance profiles of STORE: per family and objective, the ECDF of
+    heuristic / optimum and the Dolan-Moré profile (within tau of the best
+    heuristic), over every cell with a proven optimum; per family, each
+    exact backend's time to proof. With --corpus, the heuristics on the
+    certified corpus too (as `regress` runs them), drawn as corpus-*."""
+    from schedbench.harness.analysis import read_store
+    from schedbench.harness.corpus import default_table
+    from schedbench.harness.profiles import corpus_points, draw_panels, draw_profiles, ratio_panels, store_points
+    from schedbench.harness.style import figure_style
+
+    if store is None and corpus is None:
+        raise UserInputError("STORE", "give a results store, --corpus, or both")
+    chosen, written = figure_style(style), []
+    if store is not None:
+        rows = read_store(store, experiment).rows
+        written += draw_profiles(rows, store_points(rows), Path(out), chosen)
+    if corpus is not None:
+        points = corpus_points(corpus or default_table())
+        written += [draw_panels(panels, Path(out), f"corpus-{family}-{objective}", chosen)
+                    for (family, objective), panels in ratio_panels(points).items()]
+    if not written:
+        raise UserInputError("STORE", "nothing to profile: no heuristic cell with a proven optimum and no solve cell")
+    for paths in written:
+        click.echo(" ".join(str(p) for p in paths))
 
 
 @plot.command()

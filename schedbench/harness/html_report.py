@@ -2,8 +2,9 @@
 with the answer.
 
 The page (``templates/report.html.j2``) opens on a summary: how many claims
-held and how many were violated, the headline heuristic / optimum per
-family and objective, the run's size and cost, then every claim's verdict
+held and how many were violated, the run's size and cost, the performance
+profiles and ECDFs of heuristic / optimum per family and objective
+(``profiles``), the headline heuristic / optimum, then every claim's verdict
 with its smallest counterexample (a file and, where the claim names a
 heuristic, its Gantt chart on that instance). Per-family sections follow
 (figures, their statements' verdicts, the ratio tables folded), then the
@@ -33,9 +34,10 @@ from typing import Any
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from schedbench import families
-from schedbench.harness import analysis, plots, tables
+from schedbench.harness import analysis, plots, profiles, tables
 from schedbench.harness.statements import verdict_rows
 from schedbench.harness.store import canonical
+from schedbench.harness.style import STYLES
 from schedbench.model import parse_instance
 
 FAILED_SHOWN = 20
@@ -108,9 +110,28 @@ def _results(view: analysis.StoreView, experiment: str | None, out: Path) -> dic
     for (experiment_name, spec), (_, drawn) in zip(specs, drawn_all):
         family = _one_family(spec.get("where", {}).get("family")) or grids.get(experiment_name) or "other"
         sections.setdefault(family, {"name": family, "figures": [], "tables": "", "rows": 0})
-        sections[family]["figures"].append(_figure(spec, drawn))
+        sections[family]["figures"].append(_figure(spec, drawn, out))
     return {"families": list(sections.values()), "headline": _headline(heuristic_rows),
-            "statements": verdict_rows(drawn_all)}
+            "statements": verdict_rows(drawn_all), "profiles": _profiles(view.rows, out)}
+
+
+def _profiles(rows: list[dict[str, Any]], out: Path) -> list[dict[str, Any]]:
+    """The distributions across instances (``profiles``), drawn into OUT/profiles and inlined."""
+    drawn = profiles.draw_profiles(rows, profiles.store_points(rows), out / "profiles", STYLES["screen"])
+    return [{**_inline_png(next(p for p in paths if p.suffix == ".png")), "caption": paths[0].stem,
+             "links": ", ".join(f"<a href=\"{escape(p.relative_to(out).as_posix())}\">{p.suffix[1:]}</a>" for p in paths)}
+            for paths in drawn]
+
+
+def _inline_png(path: Path) -> dict[str, Any]:
+    """A PNG as base64 with its size (read from the header's IHDR), for an <img> that needs nothing beside the page."""
+    data = path.read_bytes()
+    width, height = struct.unpack(">II", data[16:24])
+    return {"png": base64.b64encode(data).decode("ascii"), "width": width, "height": height}
+
+
+def _links(paths: tuple[Path, ...], out: Path) -> str:
+    return ", ".join(f"<a href=\"{escape(p.relative_to(out).as_posix())}\">{escape(p.name)}</a>" for p in paths)
 
 
 def _one_family(wanted: Any) -> str | None:
@@ -134,9 +155,7 @@ def _grid_families(runs: list[dict[str, Any]]) -> dict[str, str]:
     return out
 
 
-def _figure(spec: dict[str, Any], drawn: plots.Drawn) -> dict[str, Any]:
-    data = drawn.png.read_bytes()
-    width, height = struct.unpack(">II", data[16:24])   # the PNG header's IHDR
+def _figure(spec: dict[str, Any], drawn: plots.Drawn, out: Path) -> dict[str, Any]:
     numbers = tables_html(["series", "x", "n", "missing", "stat", "centre", "95% interval", "min", "max"],
                           [[r["series"], r["x"], r["n"], r["missing"], r["stat"], _shown(r["centre"]),
                             f"[{_shown(r['low'])}, {_shown(r['high'])}]", _shown(r["min"]), _shown(r["max"])]
@@ -145,9 +164,8 @@ def _figure(spec: dict[str, Any], drawn: plots.Drawn) -> dict[str, Any]:
         numbers = tables_html(["x", "A", "B", "pairs", "mean A - B", "t", "p"],
                               [[r["x"], r["a"], r["b"], r["pairs"], _shown(r["mean_difference"]), _shown(r["t"]),
                                 _shown(r["p"])] for r in drawn.tests], "Paired t-tests") + numbers
-    return {"png": base64.b64encode(data).decode("ascii"), "width": width, "height": height,
-            "caption": spec.get("title", spec["name"]), "statements": drawn.statements, "numbers": numbers,
-            "links": ", ".join(f"<a href=\"{escape(p.name)}\">{escape(p.name)}</a>" for p in drawn.paths)}
+    return {**_inline_png(drawn.png), "caption": spec.get("title", spec["name"]), "statements": drawn.statements,
+            "numbers": numbers, "links": _links(drawn.paths, out)}
 
 
 def tables_html(headers: list[str], rows: list[list[Any]], caption: str = "") -> str:

@@ -4,9 +4,9 @@ every figure, from a colour-blind-safe palette, and the two figure styles.
 The palette is Okabe and Ito's eight colours ("Color Universal Design",
 2002), safe for the common colour-vision deficiencies and in greyscale
 print. Every registered heuristic and solver gets its own slot by sorted
-name; a slot is a (colour, marker, line style) triple, so that more than
-eight series stay distinguishable without colour. Any other label gets a
-slot from its hash, the same in every run.
+name within its family; a slot is a (colour, marker, line style) triple,
+so that series stay distinguishable in greyscale too. Any other label gets
+a slot from its hash, the same in every run.
 
 ``screen`` is for the report and the docs (PNG at 120 dpi and PDF);
 ``paper`` is sized for one column of a two-column paper (3.5 in wide),
@@ -58,17 +58,32 @@ def figure_style(name: str) -> FigureStyle:
 
 def series_style(label: str) -> SeriesStyle:
     """The slot of ``label``: its place among the registered names, else its hash."""
-    names = known_series()
-    index = names.index(label) if label in names else int(hashlib.sha256(label.encode()).hexdigest(), 16)
-    return SeriesStyle(OKABE_ITO[index % len(OKABE_ITO)], MARKERS[(index // len(OKABE_ITO)) % len(MARKERS)],
-                       LINESTYLES[(index // len(OKABE_ITO)) % len(LINESTYLES)])
+    index = slots().get(label)
+    if index is None:
+        index = int(hashlib.sha256(label.encode()).hexdigest(), 16) % (len(OKABE_ITO) * len(MARKERS))
+    return SeriesStyle(OKABE_ITO[index % len(OKABE_ITO)], MARKERS[(index + index // len(MARKERS)) % len(MARKERS)],
+                       LINESTYLES[index % len(LINESTYLES)])
 
 
 @functools.cache
-def known_series() -> list[str]:
-    names = {h for f in families.names() for h in families.heuristics(f)}
-    names |= {b for f in families.names() for b in families.backends(f)}
-    return sorted(names)
+def slots() -> dict[str, int]:
+    """Each registered heuristic and backend's slot: the first slot that no
+    other name of its families holds yet (families taken alphabetically, a
+    name keeping the slot of the first family that shows it), so a figure,
+    which shows one family's series, never repeats a slot among them."""
+    slot: dict[str, int] = {}
+    for family in sorted(families.names()):
+        names = family_series(family)
+        for name in names:
+            if name not in slot:
+                taken = {slot[other] for other in names if other in slot}
+                slot[name] = next(index for index in range(len(names) + len(slot) + 1) if index not in taken)
+    return slot
+
+
+def family_series(family: str) -> list[str]:
+    """The names a figure of ``family`` can show: its heuristics, then its backends."""
+    return [*sorted(families.heuristics(family)), *sorted(families.backends(family))]
 
 
 def new_figure(style: FigureStyle, width_factor: float = 1.0) -> Any:

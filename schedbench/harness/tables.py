@@ -1,10 +1,10 @@
-"""The ratio and bound tables of a results store, as Markdown, LaTeX
-(booktabs), CSV or HTML.
+"""The ratio and bound tables of a results store, as plain text, Markdown,
+LaTeX (booktabs), CSV or HTML.
 
 A table is built once as typed cells (exact Fractions, means with their
 confidence interval) and rendered by format, so every format shows the same
-numbers: three decimals for reading, full-precision floats beside the exact
-fractions in CSV.
+numbers: three decimals for reading (or a chosen precision, or the exact
+fractions), full-precision floats beside the exact fractions in CSV.
 """
 
 import csv
@@ -128,19 +128,30 @@ def bound_table(instances: list[dict[str, Any]]) -> Table:
     return Table("Bounds: optima proven and gaps left open", columns, tuple(rows), note)
 
 
-def show(value: Any) -> str:
-    """A cell for reading: three decimals, a mean with its interval, '-' when absent."""
-    if value is None:
-        return "-"
-    if isinstance(value, Estimate):
-        centre = f"{float(value.mean):.3f}"
-        return centre if value.half_width is None else f"{centre} ± {value.half_width:.3f}"
-    if isinstance(value, Fraction):
-        return f"{float(value):.3f}"
-    return str(value)
+@dataclass(frozen=True)
+class Cells:
+    """How a cell reads: ``precision`` decimals, or exact fractions (a mean's
+    interval, a float, keeps its decimals)."""
+
+    precision: int = 3
+    fractions: bool = False
+
+    def __call__(self, value: Any) -> str:
+        """The cell's text; '-' when absent."""
+        if value is None:
+            return "-"
+        if isinstance(value, Estimate):
+            centre = self(value.mean)
+            return centre if value.half_width is None else f"{centre} ± {value.half_width:.{self.precision}f}"
+        if isinstance(value, Fraction):
+            return str(value) if self.fractions else f"{float(value):.{self.precision}f}"
+        return str(value)
 
 
-def markdown(tables: list[Table]) -> str:
+show = Cells()
+
+
+def markdown(tables: list[Table], show: Cells = show) -> str:
     parts = []
     for table in tables:
         cells = [[show(v).replace("|", "\\|") for v in row] for row in table.rows]
@@ -160,7 +171,7 @@ def _latex_text(text: str) -> str:
         .replace(">=", r"$\ge$")
 
 
-def latex(tables: list[Table]) -> str:
+def latex(tables: list[Table], show: Cells = show) -> str:
     """booktabs tabulars (``\\usepackage{booktabs}``), the title and note as comments."""
     parts = []
     for table in tables:
@@ -186,13 +197,14 @@ def _csv_cells(column: Column, value: Any) -> dict[str, str]:
     return {column.key: "" if value is None else str(value)}
 
 
-def csv_text(tables: list[Table]) -> str:
+def csv_text(tables: list[Table], show: Cells = show) -> str:
     """One CSV for all tables: the union of their columns (a maximized table has
     p5 where a minimized one has p95), empty where a table lacks a column.
 
     The exact mean of many ratios can have thousands of digits; Python refuses
     to print an int over 4300 digits unless told (a guard against parsing
-    hostile input), so the guard is lifted while these values are written."""
+    hostile input), so the guard is lifted while these values are written.
+    CSV is for programs: full precision always, whatever ``show`` says."""
     limit = sys.get_int_max_str_digits()
     sys.set_int_max_str_digits(0)
     try:
@@ -208,7 +220,7 @@ def csv_text(tables: list[Table]) -> str:
     return out.getvalue()
 
 
-def html_tables(tables: list[Table]) -> str:
+def html_tables(tables: list[Table], show: Cells = show) -> str:
     parts = []
     for table in tables:
         head = "".join(f"<th>{html.escape(c.label)}</th>" for c in table.columns)
@@ -220,14 +232,28 @@ def html_tables(tables: list[Table]) -> str:
     return "\n".join(parts)
 
 
-RENDERERS = {"markdown": markdown, "latex": latex, "csv": csv_text, "html": html_tables}
+def text(tables: list[Table], show: Cells = show) -> str:
+    """Plain text for a terminal: columns aligned, numbers to the right."""
+    parts = []
+    for table in tables:
+        grid = [[c.label for c in table.columns], *[[show(v) for v in row] for row in table.rows]]
+        widths = [max(len(line[i]) for line in grid) for i in range(len(table.columns))]
+        lines = ["  ".join(cell.ljust(width) if column.kind == TEXT else cell.rjust(width)
+                           for cell, width, column in zip(line, widths, table.columns)).rstrip() for line in grid]
+        lines.insert(1, "  ".join("-" * width for width in widths))
+        parts.append("\n".join([table.title, "", *lines, *(["", table.note] if table.note else [])]))
+    return "\n\n".join(parts) + "\n"
+
+
+RENDERERS = {"text": text, "markdown": markdown, "latex": latex, "csv": csv_text, "html": html_tables}
 FORMATS = tuple(RENDERERS)
 
 
-def render(tables: list[Table], form: str) -> str:
+def render(tables: list[Table], form: str, precision: int = 3, fractions: bool = False) -> str:
+    """``tables`` in format ``form``, numbers to ``precision`` decimals or as exact fractions."""
     if form not in RENDERERS:
         raise UserInputError("--format", f"unknown format {form!r} (known: {', '.join(FORMATS)})")
-    return RENDERERS[form](tables)
+    return RENDERERS[form](tables, Cells(precision, fractions))
 
 
 def store_tables(rows: list[dict[str, Any]], kind: str) -> list[Table]:

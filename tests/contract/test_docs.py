@@ -108,3 +108,13 @@ def test_the_experiments_table_lists_every_experiment_file_with_its_cells():
     assert set(listed) == {path.name for path in folder.glob("*.toml")}
     for name, cells in listed.items():
         assert (load(folder / name).cells, load(folder / name, quick=True).cells) == cells, name
+
+
+def test_the_profiles_page_shows_every_profile_figure_and_only_those():
+    """docs/results/profiles.md lists the figures `plot profile --corpus` wrote, each inline."""
+    page = (REPO / "docs" / "results" / "profiles.md").read_text()
+    shown = set(re.findall(r"!\[[^\]]*\]\(profiles/([\w.-]+)\.png\)", page))
+    drawn = {path.stem for path in (REPO / "docs" / "results" / "profiles").glob("*.png")}
+    assert shown == drawn and len(drawn) >= 8
+    for stem in drawn:
+        assert (REPO / "docs" / "results" / "profiles" / f"{stem}.csv").is_file()

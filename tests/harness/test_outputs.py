@@ -238,7 +238,7 @@ def test_claims_ledger_takes_the_largest_run_of_each_ledger():
 
 def assert_picture(path, suffix):
     data = path.read_bytes()
-    assert data.startswith(b"\x89PNG" if suffix == "png" else b"%PDF") and len(data) > 5000, path
+    assert data.startswith({"png": b"\x89PNG", "pdf": b"%PDF", "svg": b"<?xml"}[suffix]) and len(data) > 5000, path
 
 
 def test_plot_command_draws_every_figure(store, tmp_path):
@@ -276,7 +276,7 @@ def test_median_figure_draws_the_median_and_its_interval(tmp_path):
     assert plots._centre([F(v) for v in (1, 2, 3)], "mean")[0] == 2.0
     drawn = plots.draw(spec, rows, tmp_path)
     assert_picture(drawn.png, "png")
-    assert_picture(drawn.pdf, "pdf")
+    assert_picture(drawn.png.with_suffix(".pdf"), "pdf")
     assert [(r["n"], r["centre"], r["low"], r["high"]) for r in drawn.shown] == [(3, 2.0, 1.0, 100.0)]
     assert drawn.csv.read_text().splitlines()[1].startswith("lpt,")
 
@@ -296,7 +296,7 @@ def test_report_is_self_contained(report):
     text = report.read_text()
     assert "<caption>Minimized objectives" in text and "<caption>Bounds" in text
     assert "<td class=\"num\">1.125 ± 1.588</td>" in text
-    assert len(re.findall(r'<img src="data:image/png;base64,[A-Za-z0-9+/=]{1000,}"', text)) == 4
+    assert len(re.findall(r'<img src="data:image/png;base64,[A-Za-z0-9+/=]{1000,}"', text)) == 4 + 4  # figures, profiles
     assert (report.parent / "box.pdf").is_file()
     assert "ILBA &lt;= 3/2 &amp; LPT-LPT &lt; 2" in text and '<td class="num">10</td><td class="num">1</td>' in text
     link = re.search(r'<a download="lpt-lpt-cx.json" href="data:application/json;base64,([^"]+)">', text)
@@ -579,3 +579,71 @@ def test_figures_draw_distributions_tables_and_paired_tests(tmp_path):
         plots.check_figure({**paired, "compare": ["lpt"]}, "figure[0]")
     with pytest.raises(UserInputError, match=r"is a table: draw it with x = \"key\""):
         plots.draw({**decades, "x": "size.jobs"}, rows, tmp_path)
+
+
+def test_profiles_are_the_hand_computed_distributions():
+    """pcmax, proven optima A = 4, B = 8, D = 6: lpt's ratios 1, 5/4, 1; list's 5/4, 3/2 (none on D).
+    Dolan-Moré: on A lpt is best (list 5/4), on B lpt (list 12/10 = 6/5), on D lpt alone (list never)."""
+    from schedbench.harness import profiles
+
+    panels = profiles.ratio_panels(profiles.store_points(ROWS))
+    ratio, profile = panels["pcmax", "makespan"]
+    assert ratio.curves == {"list": [(F(5, 4), F(1, 2)), (F(3, 2), 1)], "lpt": [(1, F(2, 3)), (F(5, 4), 1)]}
+    assert profile.curves == {"list": [(F(6, 5), F(1, 3)), (F(5, 4), F(2, 3))], "lpt": [(1, 1)]}
+    knapsack_ratio, _ = panels["knapsack", "profit"]   # maximized: OPT / H, 10/8 on K1 and 1 on K2; K3 unproven
+    assert knapsack_ratio.curves == {"greedy_ratio": [(1, F(1, 2)), (F(5, 4), 1)]}
+    proofs = profiles.proof_panels(ROWS)
+    assert proofs["pcmax"][0].curves == {"cpsat": [(F(1, 2), F(3, 4))], "milp": [(F(1, 2), 1)]}
+    assert proofs["knapsack"][0].curves == {"cpsat": [(F(1, 2), F(2, 3))]}
+
+
+def test_plot_profile_writes_every_familys_figures_with_their_steps(store, tmp_path):
+    done = run_cli("plot", "profile", store, "--out", tmp_path, "--style", "paper")
+    assert done.returncode == 0, done.stderr
+    for stem in ("profile-pcmax-makespan", "profile-knapsack-profit", "proof-time-pcmax", "proof-time-knapsack"):
+        for suffix in ("pdf", "svg", "png"):
+            assert_picture(tmp_path / f"{stem}.{suffix}", suffix)
+    steps = csv_rows((tmp_path / "profile-pcmax-makespan.csv").read_text())
+    assert {(r["series"], r["x_exact"], r["fraction_exact"]) for r in steps if "Dolan" in r["panel"]} == \
+        {("list", "6/5", "1/3"), ("list", "5/4", "2/3"), ("lpt", "1", "1")}
+    nothing = run_cli("plot", "profile", "--out", tmp_path)
+    assert nothing.returncode == 2 and "STORE" in nothing.stderr
+
+
+def test_every_family_figure_gives_its_series_distinct_colour_and_marker():
+    from schedbench import families
+    from schedbench.harness.style import OKABE_ITO, family_series, series_style
+
+    for family in families.names():
+        styles = [series_style(name) for name in family_series(family)]
+        assert len({(s.colour, s.marker) for s in styles}) == len(styles), family
+        assert {s.colour for s in styles} <= set(OKABE_ITO)
+        if len(styles) <= len(OKABE_ITO):
+            assert len({s.colour for s in styles}) == len(styles), family
+    assert series_style("lpt") == series_style("lpt")
+
+
+def test_latex_and_text_tables_hold_the_same_rows_at_the_precision_asked():
+    made = tables.ratio_tables(analysis.ratio_rows(ROWS))
+    text = tables.render(made, "text", precision=2)
+    latex = tables.render(made, "latex", precision=2)
+    for table, block in zip(made, latex.split(r"\end{tabular}")):
+        assert block.count(r"\toprule") == 1 and block.count(r"\midrule") == 1
+        body = block.split(r"\midrule")[1].split(r"\bottomrule")[0].strip().splitlines()
+        assert len(body) == len(table.rows)
+        assert all(line.count(" & ") == len(table.columns) - 1 and line.endswith(r"\\") for line in body)
+    assert "greedy\\_ratio" in latex and "greedy_ratio" in text
+    lpt = next(line for line in text.splitlines() if " lpt " in line and "jobs=4" in line)
+    assert re.search(r" 1\.12 ± 1\.59 +1\.25 +1\.24 ", lpt), lpt   # mean ± CI, worst, p95 at two decimals
+    exact = tables.render(made, "markdown", fractions=True)
+    assert "| 9/8 ± 1.588 | 5/4 | 99/80 |" in exact
+    done = run_cli("table", "--format", "bogus", "x.sqlite")
+    assert done.returncode == 2
+
+
+def test_the_report_opens_on_the_profiles(report):
+    text = report.read_text()
+    summary = text[text.index('id="summary"'):text.index('id="claims"')]
+    assert summary.count('<figure><img src="data:image/png;base64,') >= 4   # two families' profiles, two proof times
+    assert summary.index("Heuristics against the optimum") < summary.index("Heuristic / optimum, per family")
+    assert (report.parent / "profiles" / "profile-pcmax-makespan.csv").is_file()

@@ -1,0 +1,186 @@
+"""Distributions across instances: how far each heuristic is from the
+optimum, and how fast each exact backend proves it.
+
+For every family and objective, over the instances with a proven optimum:
+
+- the ECDF of the performance ratio to the optimum, r = H / OPT when
+  minimizing and OPT / H when maximizing (r >= 1 either way, 1 optimal):
+  the fraction of instances on which the heuristic is within r of OPT;
+- the performance profile of Dolan and Moré (Math. Programming 91, 2002):
+  rho_H(tau), the fraction of instances on which the heuristic is within a
+  factor tau of the best heuristic on that instance (an instance a
+  heuristic has no value on counts as never within);
+- per exact backend, the fraction of its solve cells proven optimal (or
+  infeasible) within t seconds (time to proof; unproven cells never are).
+
+Values stay exact (Fractions) up to drawing; each figure's steps are also
+written as CSV, with the exact ratio and fraction beside the floats.
+"""
+
+import csv
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from schedbench.harness.analysis import ratio_rows
+from schedbench.harness.style import FigureStyle, font_context, new_figure, series_style
+
+PROVEN = ("optimal", "infeasible")
+LOG_FLOOR = 1e-3  # seconds: a proof faster than a millisecond is drawn at 1 ms on the log axis
+
+
+@dataclass(frozen=True)
+class Point:
+    """One heuristic on one instance with a proven optimum: its performance ratio (>= 1; None: no value)."""
+
+    family: str
+    objective: str
+    instance: str
+    algorithm: str
+    ratio: Fraction | None
+
+
+def performance_ratio(ratio_to_optimum: Fraction | None, maximized: bool) -> Fraction | None:
+    """H / OPT when minimizing, OPT / H when maximizing (None where H is 0 or unknown)."""
+    if ratio_to_optimum is None:
+        return None
+    if not maximized:
+        return ratio_to_optimum
+    return None if ratio_to_optimum == 0 else 1 / ratio_to_optimum
+
+
+def store_points(rows: Iterable[dict[str, Any]]) -> list[Point]:
+    """The heuristic cells of a store that have a proven optimum."""
+    return [Point(r["family"], r["objective"], r["instance_hash"], r["algorithm"],
+                  performance_ratio(r["ratio_to_optimum"], r["sense"] == "max"))
+            for r in ratio_rows(rows) if r["optimum"] is not None and r["status"] != "relaxed"]
+
+
+def ecdf(values: list[Fraction | None]) -> list[tuple[Fraction, Fraction]]:
+    """(x, fraction of values <= x) at each distinct value; None counts in the total only."""
+    known = sorted(v for v in values if v is not None)
+    return [(x, Fraction(sum(v <= x for v in known), len(values))) for x in sorted(set(known))]
+
+
+def dolan_more(points: list[Point]) -> dict[str, list[Fraction | None]]:
+    """Per algorithm, its ratio to the best algorithm on each instance (None: no value there)."""
+    by_instance: dict[str, dict[str, Fraction | None]] = {}
+    for p in points:
+        by_instance.setdefault(p.instance, {})[p.algorithm] = p.ratio
+    algorithms = sorted({p.algorithm for p in points})
+    out: dict[str, list[Fraction | None]] = {a: [] for a in algorithms}
+    for found in by_instance.values():
+        best = min((r for r in found.values() if r is not None), default=None)
+        for algorithm in algorithms:
+            ratio = found.get(algorithm)
+            out[algorithm].append(None if ratio is None or best is None else ratio / best)
+    return out
+
+
+def proof_times(rows: Iterable[dict[str, Any]]) -> dict[str, dict[str, list[Fraction | None]]]:
+    """family -> backend -> each solve cell's seconds to proof (None: not proven)."""
+    out: dict[str, dict[str, list[Fraction | None]]] = {}
+    for r in rows:
+        if r["kind"] == "solver" and r["wall_time"] is not None:
+            seconds = Fraction(r["wall_time"]).limit_denominator(1000) if r["status"] in PROVEN else None
+            out.setdefault(r["family"], {}).setdefault(r["algorithm"], []).append(seconds)
+    return out
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One axes: a step curve per series; ``subject`` (family and objective) heads the figure."""
+
+    subject: str
+    title: str
+    xlabel: str
+    curves: dict[str, list[tuple[Fraction, Fraction]]]
+    log_x: bool = False
+
+
+def ratio_panels(points: list[Point]) -> dict[tuple[str, str], list[Panel]]:
+    """(family, objective) -> its ECDF of ratios to OPT and its Dolan-Moré profile."""
+    grouped: dict[tuple[str, str], list[Point]] = {}
+    for p in points:
+        grouped.setdefault((p.family, p.objective), []).append(p)
+    panels = {}
+    for (family, objective), members in sorted(grouped.items()):
+        algorithms = sorted({p.algorithm for p in members})
+        ecdfs = {a: ecdf([p.ratio for p in members if p.algorithm == a]) for a in algorithms}
+        profile = {a: ecdf(ratios) for a, ratios in dolan_more(members).items()}
+        count = len({p.instance for p in members})
+        panels[family, objective] = [
+            Panel(f"{family}, {objective} ({count} instances)", "ratio to OPT", "H / OPT (OPT / H if maximized)",
+                  ecdfs),
+            Panel(f"{family}, {objective} ({count} instances)", "performance profile (Dolan-Moré)",
+                  "tau: within tau of the best heuristic", profile)]
+    return panels
+
+
+def proof_panels(rows: list[dict[str, Any]]) -> dict[str, list[Panel]]:
+    """family -> its time-to-proof panel, one curve per backend."""
+    return {family: [Panel(f"{family} ({sum(map(len, times.values()))} solves)", "time to proof",
+                           "seconds (under 1 ms drawn at 1 ms)",
+                           {backend: ecdf(seconds) for backend, seconds in sorted(times.items())}, log_x=True)]
+            for family, times in sorted(proof_times(rows).items())}
+
+
+def draw_panels(panels: list[Panel], out_dir: Path, stem: str, style: FigureStyle) -> tuple[Path, ...]:
+    """The panels side by side, written in the style's formats, and their steps as STEM.csv."""
+    with font_context(style):
+        figure = new_figure(style, width_factor=len(panels) if style.name == "paper" else 1.0)
+        figure.suptitle(panels[0].subject)
+        for index, panel in enumerate(panels):
+            _draw_panel(figure.add_subplot(1, len(panels), index + 1), panel)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        images = tuple(out_dir / f"{stem}.{suffix}" for suffix in style.suffixes)
+        for path in images:
+            figure.savefig(path, dpi=style.dpi)
+    table = out_dir / f"{stem}.csv"
+    with table.open("w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(("panel", "series", "x", "fraction", "x_exact", "fraction_exact"))
+        writer.writerows((f"{panel.subject}: {panel.title}", series, float(x), float(y), str(x), str(y))
+                         for panel in panels for series, steps in panel.curves.items() for x, y in steps)
+    return (*images, table)
+
+
+def _draw_panel(ax, panel: Panel) -> None:
+    for series, steps in panel.curves.items():
+        slot = series_style(series)
+        xs = [max(float(x), LOG_FLOOR) if panel.log_x else float(x) for x, _ in steps]
+        ys = [float(y) for _, y in steps]
+        ax.step([xs[0] if xs else 1.0, *xs], [0.0, *ys], where="post", label=series, color=slot.colour,
+                linestyle=slot.linestyle, marker=slot.marker, markevery=max(1, len(xs) // 8))
+    if panel.log_x:
+        ax.set_xscale("log")
+    ax.set_ylim(0, 1.02)
+    ax.set_title(panel.title)
+    ax.set_xlabel(panel.xlabel)
+    ax.set_ylabel("fraction of instances")
+    ax.grid(True, alpha=0.3)
+    if panel.curves:
+        ax.legend(loc="lower right")
+
+
+def draw_profiles(rows: list[dict[str, Any]], points: list[Point], out_dir: Path,
+                  style: FigureStyle) -> list[tuple[Path, ...]]:
+    """Every family's ratio figure (from ``points``) and time-to-proof figure (from ``rows``)."""
+    written = [draw_panels(panels, out_dir, f"profile-{family}-{objective}", style)
+               for (family, objective), panels in ratio_panels(points).items()]
+    written += [draw_panels(panels, out_dir, f"proof-time-{family}", style)
+                for family, panels in proof_panels(rows).items()]
+    return written
+
+
+def corpus_points(table_path: str | Path) -> list[Point]:
+    """Every registered heuristic on every certified optimum of a corpus table (as ``regress`` runs them)."""
+    from schedbench import families
+    from schedbench.harness.regress import replay
+
+    outcomes, _ = replay(table_path)
+    return [Point(o.entry.family, o.entry.objective, o.entry.instance, o.heuristic,
+                  performance_ratio(o.ratio, families.maximized(o.entry.family, o.entry.objective)))
+            for o in outcomes if not o.problem.startswith(("invalid", "error"))]
