@@ -6,7 +6,7 @@ makes a result ``optimal`` is proven in one of two ways:
 
 - by a cheap, deterministic computation anyone can check: a bound formula
   (L0, L1, Martello-Toth L2, the knapsack bound, ...) or an LP bound whose
-  dual solution is verified in exact arithmetic (``arcflow-lp-dual``);
+  dual solution is verified in exact arithmetic (``arcflow-lp-dual``, ``metrics.pcmax.bounds.weights_bound``);
 - by a refutation ("no solution better than the incumbent") that a second,
   independent method reaches again: the other backend (MILP for CP-SAT and
   back), or CP-SAT in its confirming configuration (one worker, another

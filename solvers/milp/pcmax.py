@@ -17,7 +17,7 @@ import scipy.sparse
 from ortools.linear_solver.python.model_builder_helper import ModelBuilderHelper, ModelSolverHelper, SolveStatus
 
 from schedbench.solvers.pcmax.arcflow import ArcFlowGraph, assignment_from_bins, bins_from_flow, build, paths_from_flow
-from schedbench.metrics.pcmax.bounds import checked_dual_bound
+from schedbench.metrics.pcmax.bounds import dual_weights, weights_bound
 from schedbench.result import FEASIBLE, UNKNOWN
 from schedbench.solvers.pcmax.bin_completion import pack
 
@@ -101,13 +101,21 @@ def _machines_needed(value: float) -> int:
 
 def lp_bins(lengths: Sequence[int], capacity: int, time_limit: float) -> int | None:
     """Machines of capacity C needed, by the arc-flow LP bound as its dual
-    solution proves it in exact arithmetic (``checked_dual_bound``; None
-    when it cannot be computed within the limits)."""
+    solution proves it in exact arithmetic (``weights_bound`` of the
+    ``dual_certificate``; None when it cannot be computed within the limits)."""
+    weights = dual_certificate(lengths, capacity, time_limit)
+    return None if weights is None else weights_bound(dict(Counter(lengths)), capacity, weights)
+
+
+def dual_certificate(lengths: Sequence[int], capacity: int, time_limit: float) -> dict[int, int] | None:
+    """The arc-flow LP's checked weights (``dual_weights``) at ``capacity``:
+    with them, ``weights_bound`` proves the machines that capacity needs
+    (None when the LP cannot be solved within the limits)."""
     solved = _lp(lengths, capacity, time_limit)
     if solved is None:
         return None
     graph, _, _, duals = solved
-    return checked_dual_bound(graph.counts, capacity, duals)
+    return dual_weights(graph.counts, capacity, duals)
 
 
 def decide(lengths: Sequence[int], machines: int, capacity: int, time_limit: float) -> tuple[str, list[int] | None]:

@@ -138,26 +138,29 @@ DUAL_SCALE = 1 << 20
 DUAL_CHECK_CELLS = 50_000_000
 
 
-def checked_dual_bound(counts: dict[int, int], capacity: int, duals: dict[int, float]) -> int:
-    """Bins of size ``capacity`` needed, proven from an LP's dual values in
-    exact integer arithmetic (the LP itself is solved in floats).
-
-    Weights y_s >= 0 on the lengths (the duals of the arc-flow LP's demand
-    rows, floored to multiples of 1 / DUAL_SCALE) bound every bin: no bin
-    holds more weight than W, the most a bounded knapsack of capacity C
-    packs (at most count(s) jobs of length s). So b bins hold at most b W,
-    and covering every job needs b >= sum_s count(s) y_s / W. W is computed
-    by a dynamic program over capacities, independently of the arc-flow
-    graph. Whatever the duals' float error, the bound is valid; it is only
-    weaker when they are far from optimal. O(C log n) numpy steps per length;
-    past ``DUAL_CHECK_CELLS`` cell updates (long jobs, a large C) it proves
-    nothing (0) rather than take seconds."""
+def dual_weights(counts: dict[int, int], capacity: int, duals: dict[int, float]) -> dict[int, int]:
+    """The duals of the arc-flow LP's demand rows as integer weights y_s in
+    [0, DUAL_SCALE] on the lengths that fit (floored: any y >= 0 is valid,
+    an optimal dual has y <= 1): a certificate anyone can check."""
     weights = {}
     for s in counts:
         y = duals.get(s, 0.0)
-        if s <= capacity and math.isfinite(y) and y > 0:  # any y >= 0 is valid; an optimal dual has y <= 1
+        if s <= capacity and math.isfinite(y) and y > 0:
             weights[s] = int(min(y, 1.0) * DUAL_SCALE)
-    weights = {s: y for s, y in weights.items() if y > 0}
+    return {s: y for s, y in weights.items() if y > 0}
+
+
+def weights_bound(counts: dict[int, int], capacity: int, weights: dict[int, int]) -> int:
+    """Bins of size ``capacity`` that jobs of lengths ``counts`` need, proven by weights y_s >= 0.
+
+    No bin holds more weight than W, the most a bounded knapsack of
+    capacity C packs (at most count(s) jobs of length s). So b bins hold at
+    most b W, and covering every job needs b >= sum_s count(s) y_s / W. W
+    is computed by a dynamic program over capacities, independently of the
+    arc-flow graph. Whatever the duals' float error, the bound is valid;
+    it is only weaker when they are far from optimal. O(C log n) numpy
+    steps per length; past ``DUAL_CHECK_CELLS`` cell updates (long jobs, a
+    large C) it proves nothing (0) rather than take seconds."""
     steps = sum(min(counts[s], capacity // s).bit_length() for s in weights)
     if not weights or steps * (capacity + 1) > DUAL_CHECK_CELLS:
         return 0  # nothing proven
