@@ -16,7 +16,7 @@ input with ``UserInputError`` naming the field, as the command line does.
 """
 
 import inspect
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
@@ -64,12 +64,14 @@ class Solution:
     details: dict = field(default_factory=dict)
 
 
-def load(source: str | Path | Mapping[str, Any], format: str | None = None, **options: Any) -> Any:
+def load(source: str | Path | Sequence[str | Path] | Mapping[str, Any], format: str | None = None,
+         **options: Any) -> Any:
     """An instance from a JSON file or from its parsed JSON (a dict), or,
     with ``format``, from a file of a community format (``schedbench
     convert --help`` lists them: ``pcmax``, ``pcmax-mn``, ``stg``,
-    ``pisinger``), with that format's ``options`` (``cores=4`` for a task
-    graph)."""
+    ``wfformat``, ``pisinger``), with that format's ``options`` (``cores=4``
+    for a task graph; a list of paths for several task graphs, with
+    ``arrivals``)."""
     if format in (None, "json"):
         if options:
             raise UserInputError(f"options.{next(iter(options))}", "instance JSON takes no options")
@@ -77,7 +79,8 @@ def load(source: str | Path | Mapping[str, Any], format: str | None = None, **op
     known = families.converters()
     if format not in known:
         raise UserInputError("format", f"unknown format {format!r} (known: json, {', '.join(known)})")
-    return parse_instance(instance_to_json(known[format](file=str(source), **options)))
+    files = [str(path) for path in source] if isinstance(source, (list, tuple)) else str(source)
+    return parse_instance(instance_to_json(known[format](file=files, **options)))
 
 
 def generate(name: str, seed: int = 0, **params: Any) -> Any:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from schedbench.harness.analysis import ratio_rows
+from schedbench.harness.plots import save
 from schedbench.harness.style import FigureStyle, font_context, new_figure, series_style
 
 PROVEN = ("optimal", "infeasible")
@@ -134,10 +135,7 @@ def draw_panels(panels: list[Panel], out_dir: Path, stem: str, style: FigureStyl
         figure.suptitle(panels[0].subject)
         for index, panel in enumerate(panels):
             _draw_panel(figure.add_subplot(1, len(panels), index + 1), panel)
-        out_dir.mkdir(parents=True, exist_ok=True)
-        images = tuple(out_dir / f"{stem}.{suffix}" for suffix in style.suffixes)
-        for path in images:
-            figure.savefig(path, dpi=style.dpi)
+        images = save(figure, out_dir, stem, style)
     table = out_dir / f"{stem}.csv"
     with table.open("w", newline="") as handle:
         writer = csv.writer(handle)

@@ -65,6 +65,10 @@ def test_the_python_front_door_reads_the_same_formats():
     instance = sb.load(DATA / "stg_small.stg", format="stg", cores=2)
     assert instance.family == "workflow" and len(instance.tasks) == 4
     assert sb.load(DATA / "pcmax_mn.txt", format="pcmax-mn").jobs == (3, 3, 2, 2, 2)
+    workload = sb.load([DATA / "stg_small.stg"] * 2, format="stg", cores=2, arrivals=[0, 7])
+    assert [job.arrival for job in workload.jobs] == [0, 7]
+    diamond = sb.load(DATA / "wfformat_diamond.json", format="wfformat", cores=2, time_unit="0.5")
+    assert [task.exec for task in diamond.tasks] == [3, 6, 5, 4]
 
 
 BAD_STG = {
