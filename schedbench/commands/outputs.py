@@ -118,21 +118,26 @@ def figures(store, experiment, out, statements_file, style) -> None:
 @EXPERIMENT
 @click.option("--corpus", "corpus", is_flag=False, flag_value="", default=None, metavar="[TABLE]",
               help="Also profile every heuristic on the certified corpus (the shipped table, or TABLE).")
+@click.option("--results", "logs", multiple=True, type=click.Path(dir_okay=False, exists=True), metavar="FILE",
+              help="Also each backend's time to proof in a frontier or stress log (bench/logs/*.jsonl); repeatable.")
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Folder for the figures and their CSV.")
 @STYLE
-def profile(store, experiment, corpus, out, style) -> None:
+def profile(store, experiment, corpus, logs, out, style) -> None:
     """Performance profiles of STORE: per family and objective, the ECDF of
     heuristic / optimum and the Dolan-Moré profile (within tau of the best
     heuristic), over every cell with a proven optimum; per family, each
     exact backend's time to proof. With --corpus, the heuristics on the
-    certified corpus too (as `regress` runs them), drawn as corpus-*."""
+    certified corpus too (as `regress` runs them), drawn as corpus-*; with
+    --results, the time to proof of a frontier or stress benchmark's log
+    per frontier line (or family), drawn as results-*."""
     from schedbench.harness.analysis import read_store
     from schedbench.harness.corpus import default_table
-    from schedbench.harness.profiles import corpus_points, draw_panels, draw_profiles, ratio_panels, store_points
+    from schedbench.harness.profiles import (corpus_points, draw_panels, draw_profiles, draw_proof_times, logged_solves,
+                                             ratio_panels, store_points)
     from schedbench.harness.style import figure_style
 
-    if store is None and corpus is None:
-        raise UserInputError("STORE", "give a results store, --corpus, or both")
+    if store is None and corpus is None and not logs:
+        raise UserInputError("STORE", "give a results store, --corpus or --results")
     chosen, written = figure_style(style), []
     if store is not None:
         rows = read_store(store, experiment).rows
@@ -141,6 +146,8 @@ def profile(store, experiment, corpus, out, style) -> None:
         points = corpus_points(corpus or default_table())
         written += [draw_panels(panels, Path(out), f"corpus-{family}-{objective}", chosen)
                     for (family, objective), panels in ratio_panels(points).items()]
+    for log in logs:
+        written += draw_proof_times(logged_solves(log), Path(out), f"results-{Path(log).stem}", chosen)
     if not written:
         raise UserInputError("STORE", "nothing to profile: no heuristic cell with a proven optimum and no solve cell")
     for paths in written:

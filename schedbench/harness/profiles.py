@@ -11,19 +11,24 @@ For every family and objective, over the instances with a proven optimum:
   factor tau of the best heuristic on that instance (an instance a
   heuristic has no value on counts as never within);
 - per exact backend, the fraction of its solve cells proven optimal (or
-  infeasible) within t seconds (time to proof; unproven cells never are).
+  infeasible) within t seconds (time to proof; unproven cells never are),
+  from a store's solver cells or from a frontier or stress benchmark's log.
 
 Values stay exact (Fractions) up to drawing; each figure's steps are also
 written as CSV, with the exact ratio and fraction beside the floats.
 """
 
 import csv
+import json
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from schedbench import families
+from schedbench.errors import UserInputError
 from schedbench.harness.analysis import ratio_rows
 from schedbench.harness.plots import save
 from schedbench.harness.style import FigureStyle, font_context, new_figure, series_style
@@ -80,13 +85,47 @@ def dolan_more(points: list[Point]) -> dict[str, list[Fraction | None]]:
     return out
 
 
-def proof_times(rows: Iterable[dict[str, Any]]) -> dict[str, dict[str, list[Fraction | None]]]:
-    """family -> backend -> each solve cell's seconds to proof (None: not proven)."""
+Solve = tuple[str, str, str, float | None]   # (what it is grouped by, backend, status, seconds)
+
+
+def store_solves(rows: Iterable[dict[str, Any]]) -> list[Solve]:
+    """The solver cells of a store, grouped by family."""
+    return [(r["family"], r["algorithm"], r["status"], r["wall_time"]) for r in rows
+            if r["kind"] == "solver" and r["wall_time"] is not None]
+
+
+def logged_solves(path: str | Path) -> list[Solve]:
+    """The solves of a benchmark's log: ``bench.frontier`` rows (one backend
+    each, grouped by frontier line) or ``bench.optimality_stress`` rows
+    (every backend of one instance, grouped by family)."""
+    solves: list[Solve] = []
+    for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
+        try:
+            row = json.loads(line)
+            if "backend" in row:
+                solves.append(_solve(row["line"], row["backend"], row))
+            else:
+                solves += [_solve(row["family"], backend, row[backend])
+                           for backend in families.model_backends() if isinstance(row.get(backend), dict)]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise UserInputError("--results", f"{path} line {number}: not a frontier or stress row ({exc})") from None
+    return solves
+
+
+def _solve(group: str, backend: str, row: dict[str, Any]) -> Solve:
+    """One logged solve; a backend that refused the model (too large) has no time and proves nothing."""
+    seconds = row.get("seconds")
+    if row["status"] in PROVEN or seconds is not None:
+        seconds = float(seconds)
+    return group, backend, row["status"], seconds
+
+
+def proof_times(solves: Iterable[Solve]) -> dict[str, dict[str, list[Fraction | None]]]:
+    """group -> backend -> each solve's seconds to proof (None: not proven)."""
     out: dict[str, dict[str, list[Fraction | None]]] = {}
-    for r in rows:
-        if r["kind"] == "solver" and r["wall_time"] is not None:
-            seconds = Fraction(r["wall_time"]).limit_denominator(1000) if r["status"] in PROVEN else None
-            out.setdefault(r["family"], {}).setdefault(r["algorithm"], []).append(seconds)
+    for group, backend, status, seconds in solves:
+        proven = Fraction(seconds).limit_denominator(1000) if status in PROVEN else None
+        out.setdefault(group, {}).setdefault(backend, []).append(proven)
     return out
 
 
@@ -120,12 +159,12 @@ def ratio_panels(points: list[Point]) -> dict[tuple[str, str], list[Panel]]:
     return panels
 
 
-def proof_panels(rows: list[dict[str, Any]]) -> dict[str, list[Panel]]:
-    """family -> its time-to-proof panel, one curve per backend."""
-    return {family: [Panel(f"{family} ({sum(map(len, times.values()))} solves)", "time to proof",
-                           "seconds (under 1 ms drawn at 1 ms)",
-                           {backend: ecdf(seconds) for backend, seconds in sorted(times.items())}, log_x=True)]
-            for family, times in sorted(proof_times(rows).items())}
+def proof_panels(solves: Iterable[Solve]) -> dict[str, list[Panel]]:
+    """group (family, or frontier line) -> its time-to-proof panel, one curve per backend."""
+    return {group: [Panel(f"{group} ({sum(map(len, times.values()))} solves)", "time to proof",
+                          "seconds (under 1 ms drawn at 1 ms)",
+                          {backend: ecdf(seconds) for backend, seconds in sorted(times.items())}, log_x=True)]
+            for group, times in sorted(proof_times(solves).items())}
 
 
 def draw_panels(panels: list[Panel], out_dir: Path, stem: str, style: FigureStyle) -> tuple[Path, ...]:
@@ -168,9 +207,13 @@ def draw_profiles(rows: list[dict[str, Any]], points: list[Point], out_dir: Path
     """Every family's ratio figure (from ``points``) and time-to-proof figure (from ``rows``)."""
     written = [draw_panels(panels, out_dir, f"profile-{family}-{objective}", style)
                for (family, objective), panels in ratio_panels(points).items()]
-    written += [draw_panels(panels, out_dir, f"proof-time-{family}", style)
-                for family, panels in proof_panels(rows).items()]
-    return written
+    return written + draw_proof_times(store_solves(rows), out_dir, "proof-time", style)
+
+
+def draw_proof_times(solves: list[Solve], out_dir: Path, prefix: str, style: FigureStyle) -> list[tuple[Path, ...]]:
+    """One time-to-proof figure per group, as PREFIX-GROUP (a file name made of the group's name)."""
+    return [draw_panels(panels, out_dir, f"{prefix}-{re.sub(r'[^A-Za-z0-9_.-]+', '-', group).strip('-')}", style)
+            for group, panels in proof_panels(solves).items()]
 
 
 def corpus_points(table_path: str | Path) -> list[Point]:

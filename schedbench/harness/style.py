@@ -82,8 +82,10 @@ def slots() -> dict[str, int]:
 
 
 def family_series(family: str) -> list[str]:
-    """The names a figure of ``family`` can show: its heuristics, then its backends."""
-    return [*sorted(families.heuristics(family)), *sorted(families.backends(family))]
+    """The names a figure of ``family`` can show: its backends (the strong
+    colours first: they are drawn together in every time-to-proof figure),
+    then its heuristics."""
+    return [*sorted(families.backends(family)), *sorted(families.heuristics(family))]
 
 
 def new_figure(style: FigureStyle, width_factor: float = 1.0) -> Any:

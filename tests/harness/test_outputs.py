@@ -592,7 +592,7 @@ def test_profiles_are_the_hand_computed_distributions():
     assert profile.curves == {"list": [(F(6, 5), F(1, 3)), (F(5, 4), F(2, 3))], "lpt": [(1, 1)]}
     knapsack_ratio, _ = panels["knapsack", "profit"]   # maximized: OPT / H, 10/8 on K1 and 1 on K2; K3 unproven
     assert knapsack_ratio.curves == {"greedy_ratio": [(1, F(1, 2)), (F(5, 4), 1)]}
-    proofs = profiles.proof_panels(ROWS)
+    proofs = profiles.proof_panels(profiles.store_solves(ROWS))
     assert proofs["pcmax"][0].curves == {"cpsat": [(F(1, 2), F(3, 4))], "milp": [(F(1, 2), 1)]}
     assert proofs["knapsack"][0].curves == {"cpsat": [(F(1, 2), F(2, 3))]}
 
@@ -647,3 +647,27 @@ def test_the_report_opens_on_the_profiles(report):
     assert summary.count('<figure><img src="data:image/png;base64,') >= 4   # two families' profiles, two proof times
     assert summary.index("Heuristics against the optimum") < summary.index("Heuristic / optimum, per family")
     assert (report.parent / "profiles" / "profile-pcmax-makespan.csv").is_file()
+
+
+def test_time_to_proof_from_a_frontier_and_a_stress_log(tmp_path):
+    """A frontier row per backend (a refused model has no time and proves nothing), a stress row per instance."""
+    from schedbench.harness import profiles
+
+    frontier = tmp_path / "frontier.jsonl"
+    frontier.write_text("\n".join(json.dumps(r) for r in (
+        {"line": "mosp cmax", "backend": "cpsat", "status": "optimal", "seconds": 0.5},
+        {"line": "mosp cmax", "backend": "cpsat", "status": "feasible", "seconds": 10.0},
+        {"line": "mosp cmax", "backend": "milp", "status": "refused"},
+        {"line": "mosp cmax", "backend": "milp", "status": "infeasible", "seconds": 2.0})) + "\n")
+    stress = tmp_path / "stress.jsonl"
+    stress.write_text(json.dumps({"family": "pcmax", "cpsat": {"status": "optimal", "seconds": 0.25},
+                                  "milp": {"status": "unknown", "seconds": 10.0}}) + "\n")
+    solves = profiles.logged_solves(frontier) + profiles.logged_solves(stress)
+    panels = profiles.proof_panels(solves)
+    assert panels["mosp cmax"][0].curves == {"cpsat": [(F(1, 2), F(1, 2))], "milp": [(2, F(1, 2))]}
+    assert panels["pcmax"][0].curves == {"cpsat": [(F(1, 4), 1)], "milp": []}
+    done = run_cli("plot", "profile", "--results", frontier, "--out", tmp_path / "out")
+    assert done.returncode == 0 and (tmp_path / "out" / "results-frontier-mosp-cmax.csv").is_file(), done.stderr
+    stress.write_text('{"line": "x", "backend": "cpsat", "status": "optimal"}\n')
+    bad = run_cli("plot", "profile", "--results", stress, "--out", tmp_path / "out")
+    assert bad.returncode == 2 and "stress.jsonl line 1" in bad.stderr and bad.stderr.count("\n") == 1
