@@ -55,8 +55,15 @@ def _graph(path: Path) -> tuple[tuple[Task, ...], bool]:
         if times[dummy] != 0:
             raise InstanceError("tasks", f"{path}: task {dummy} is the format's dummy {'entry' if dummy == 0 else 'exit'}"
                                          f" of time 0, got {times[dummy]}")
+    for task in range(1, count + 1):
+        if count + 1 in preds[task]:
+            raise InstanceError("tasks", f"{path}: task {task} names the dummy exit task {count + 1} as a predecessor")
     graph = nx.DiGraph((p, t) for t in range(1, count + 1) for p in preds[t] if p != 0)
     graph.add_nodes_from(range(1, count + 1))
+    sinks = {task for task in graph if graph.out_degree(task) == 0}
+    if dummies_counted and not sinks <= set(preds[count + 1]):
+        raise InstanceError("tasks", f"{path}: read with the dummies counted on the first line, its last task "
+                                     f"{count + 1} is no exit dummy: it does not follow task {min(sinks - set(preds[count + 1]))}")
     if not nx.is_directed_acyclic_graph(graph):
         cycle = [u for u, _ in nx.find_cycle(graph)]
         raise InstanceError("tasks", f"{path}: the predecessor lists form a cycle through tasks {cycle}")

@@ -24,6 +24,8 @@ from schedbench.model.campaign import Campaign, CampaignInstance, User
 #: times, allocated and requested processors, status, user, group, partition.
 SUBMIT, WAIT, RUN, ALLOCATED, REQUESTED, STATUS, USER, GROUP, PARTITION = 1, 2, 3, 4, 7, 10, 11, 12, 15
 FIELDS = 18
+NAMES = {SUBMIT: "submit time", WAIT: "wait time", RUN: "run time", ALLOCATED: "allocated processors",
+         REQUESTED: "requested processors", STATUS: "status", USER: "user", GROUP: "group", PARTITION: "partition"}
 
 
 class TraceJob(NamedTuple):
@@ -78,15 +80,25 @@ def _job(fields: list[str], where: str) -> TraceJob | None:
     before it ran, or of unknown run time or size: -1)."""
     if len(fields) != FIELDS:
         raise InstanceError("--trace", f"{where}: a job line has the format's {FIELDS} fields, found {len(fields)}")
+    submit, wait, allocated, requested, user, group, status, partition = (
+        _integer(fields, index, where) for index in (SUBMIT, WAIT, ALLOCATED, REQUESTED, USER, GROUP, STATUS, PARTITION))
     try:
-        submit, wait, run = int(fields[SUBMIT]), int(fields[WAIT]), int(float(fields[RUN]))
-        procs = int(fields[ALLOCATED]) if int(fields[ALLOCATED]) > 0 else int(fields[REQUESTED])
-        user, group, status, partition = (int(fields[index]) for index in (USER, GROUP, STATUS, PARTITION))
-    except (ValueError, OverflowError) as exc:  # not numbers, or a run time no integer holds (1e400)
-        raise InstanceError("--trace", f"{where}: {exc}") from None
+        run = int(float(fields[RUN]))   # a run time may be written with decimals
+    except (ValueError, OverflowError):  # not a number, or one no integer holds (1e400, nan)
+        raise InstanceError("--trace", f"{where}: field 4 ({NAMES[RUN]}) must be a number, got {fields[RUN]!r}") from None
+    procs = allocated if allocated > 0 else requested
     if run < 1 or procs < 1 or submit < 0:
         return None
     return TraceJob(submit, submit + max(wait, 0) + run, run, procs, user, group, status, partition)
+
+
+def _integer(fields: list[str], index: int, where: str) -> int:
+    """Field ``index`` (0-based) of a job line, an integer (-1 for unknown)."""
+    try:
+        return int(fields[index])
+    except ValueError:
+        raise InstanceError("--trace", f"{where}: field {index + 1} ({NAMES[index]}) must be an integer, "
+                                       f"got {fields[index]!r}") from None
 
 
 def campaigns_from_swf(path: str | Path, gap: int = 1200, machines: int | None = None,

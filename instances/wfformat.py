@@ -36,6 +36,8 @@ from schedbench.instances.parameters import Count, Natural, generator
 from schedbench.model.workflow import Cluster, Task, WorkflowInstance, WorkflowJob
 
 KIND = "core"
+#: Most tasks a recipe is asked for: a larger workflow takes WfCommons minutes and gigabytes to draw.
+MAX_TASKS = 10_000
 
 
 def read_wfformat(path: str | Path, cores: int, time_unit: Fraction = Fraction(1)) -> WorkflowInstance:
@@ -69,12 +71,13 @@ def workflow_from_wfformat(document: Any, cores: int, time_unit: Fraction, where
     tasks = tuple(Task(max(units[task], 1), records[task].cores, KIND,
                        tuple(sorted(index[child] for child in graph.successors(task)))) for task in order)
     zero = [task for task in order if units[task] == 0]
-    meta = {"source_format": "wfformat", **meta, "workflow": str(document.get("name", "")),
-            "schema_version": str(document.get("schemaVersion", "")), "cores": cores,
+    title = _text(document, "name", where)
+    meta = {"source_format": "wfformat", **meta, "workflow": title,
+            "schema_version": _text(document, "schemaVersion", where), "cores": cores,
             "time_unit": str(time_unit), "runtime": "rounded up to whole time units",
             "zero_runtime_tasks_given_one_unit": len(zero)}
-    name = str(document.get("name") or meta.get("file") or "wfformat")
-    return WorkflowInstance((Cluster(cores, KIND),), (WorkflowJob(0, tasks),), name, meta)
+    return WorkflowInstance((Cluster(cores, KIND),), (WorkflowJob(0, tasks),),
+                            title or str(meta.get("file") or "wfformat"), meta)
 
 
 class _Record:
@@ -83,6 +86,14 @@ class _Record:
 
     def __init__(self, runtime: Any, cores: Any, parents: Any, children: Any):
         self.runtime, self.cores, self.parents, self.children = runtime, cores, parents, children
+
+
+def _text(document: dict, key: str, where: str) -> str:
+    """A top-level text of the document ("" when absent)."""
+    value = document.get(key, "")
+    if not isinstance(value, str):
+        raise InstanceError("FILE", f"{where}: {key} must be a string, got {value!r}")
+    return value
 
 
 def _object(value: Any, what: str, where: str) -> dict:
@@ -103,13 +114,15 @@ def _task_records(workflow: dict, where: str) -> dict[str, _Record]:
         graph_tasks = _list(_object(workflow["specification"], "workflow.specification", where).get("tasks"),
                             "workflow.specification.tasks", where)
         execution = _object(workflow.get("execution"), "workflow.execution (the runtimes)", where)
-        runs = {run.get("id"): run for run in (_object(run, "an execution task", where) for run in
-                                               _list(execution.get("tasks"), "workflow.execution.tasks", where))}
+        runs = _execution_runs(_list(execution.get("tasks"), "workflow.execution.tasks", where), where)
         cores_key = "coreCount"
     else:
         graph_tasks = _list(workflow.get("tasks"), "workflow.tasks", where)
         runs, cores_key = None, "cores"
     keys = _task_keys([_object(task, "a task", where) for task in graph_tasks], where)
+    if runs is not None and set(runs) - set(keys):
+        raise InstanceError("FILE", f"{where}: execution task {sorted(set(runs) - set(keys))[0]!r} is no task of "
+                                    f"the specification")
     records = {}
     for key, task in zip(keys, graph_tasks):
         run = task if runs is None else runs.get(key)
@@ -120,6 +133,19 @@ def _task_records(workflow: dict, where: str) -> dict[str, _Record]:
             raise InstanceError("FILE", f"{where}: task {key!r}: {cores_key} must be an integer >= 1, got {cores!r}")
         records[key] = _Record(run.get("runtimeInSeconds"), cores, task.get("parents"), task.get("children"))
     return records
+
+
+def _execution_runs(runs: list, where: str) -> dict[str, dict]:
+    """The execution records by task id, each id a string given once."""
+    by_id: dict[str, dict] = {}
+    for run in runs:
+        key = _object(run, "an execution task", where).get("id")
+        if not isinstance(key, str):
+            raise InstanceError("FILE", f"{where}: every execution task needs a string id, got {key!r}")
+        if key in by_id:
+            raise InstanceError("FILE", f"{where}: two execution tasks share the id {key!r}")
+        by_id[key] = run
+    return by_id
 
 
 def _task_keys(tasks: list[dict], where: str) -> list[str]:
@@ -146,7 +172,7 @@ def _graph(records: dict[str, _Record], where: str) -> nx.DiGraph:
     for task, record in records.items():
         for relation, others in (("parent", record.parents), ("child", record.children)):
             for other in _list(others, f"task {task!r}'s {relation} list", where) if others is not None else ():
-                if other not in records:
+                if not isinstance(other, str) or other not in records:
                     raise InstanceError("FILE", f"{where}: task {task!r} names {relation} {other!r}, no task of the file")
                 back = records[other].children if relation == "parent" else records[other].parents
                 if back is not None and task not in back:
@@ -180,7 +206,7 @@ def _seeded(seed: int) -> Iterator[None]:
     seed both for one recipe, then give the caller its own states back."""
     python_state, numpy_state = random.getstate(), np.random.get_state()
     random.seed(seed)
-    np.random.seed(seed % 2**32)
+    np.random.seed(seed)
     try:
         yield
     finally:
@@ -190,6 +216,10 @@ def _seeded(seed: int) -> Iterator[None]:
 
 def _recipe_generator(recipe: str):
     def make(tasks: Count, seed: Natural = 0, cores: Count = 4, time_unit: Fraction = Fraction(1)) -> WorkflowInstance:
+        if tasks > MAX_TASKS:
+            raise UserInputError("params.tasks", f"must be at most {MAX_TASKS}, got {tasks}")
+        if seed >= 2**32:
+            raise UserInputError("params.seed", f"must be below 2**32 (NumPy's seeds), got {seed}")
         # WfCommons takes about 1 s to import (pandas, scipy.stats): only a generator that uses it pays.
         from wfcommons import wfchef
 

@@ -330,7 +330,7 @@ def convert_file(source_format, out, words) -> None:
     require_directory(out, "--out")
     files = list(itertools.takewhile(lambda word: not word.startswith("--"), words))
     if not files:
-        raise UserInputError("FILE", "missing: the file to convert")
+        raise UserInputError("FILE", "missing: the file to convert (files come before the format's options)")
     for file in files:
         if not Path(file).is_file():
             raise UserInputError("FILE", f"no file {file}")

@@ -61,8 +61,8 @@ class _FiguresByDefault(click.Group):
 
 
 STYLE = click.option("--style", default="screen", show_default=True, type=click.Choice(["screen", "paper"]),
-                     help="screen: PNG and PDF for the report; paper: one column of a two-column paper "
-                          "(3.5 in, 8 pt), vector PDF and SVG beside a 300 dpi PNG.")
+                     help="screen: PNG and PDF for the report; paper: 3.5 in a panel (one column of a two-column "
+                          "paper; a two-panel profile spans both), 8 pt, vector PDF and SVG beside a 300 dpi PNG.")
 
 
 @click.group(cls=_FiguresByDefault)
@@ -138,11 +138,15 @@ def profile(store, experiment, corpus, logs, out, style) -> None:
 
     if store is None and corpus is None and not logs:
         raise UserInputError("STORE", "give a results store, --corpus or --results")
+    if len({Path(log).stem for log in logs}) < len(logs):
+        raise UserInputError("--results", "two logs of the same name would write the same figures: rename one")
     chosen, written = figure_style(style), []
     if store is not None:
         rows = read_store(store, experiment).rows
         written += draw_profiles(rows, store_points(rows), Path(out), chosen)
     if corpus is not None:
+        if corpus and not Path(corpus).is_file():
+            raise UserInputError("--corpus", f"no corpus table {corpus}")
         points = corpus_points(corpus or default_table())
         written += [draw_panels(panels, Path(out), f"corpus-{family}-{objective}", chosen)
                     for (family, objective), panels in ratio_panels(points).items()]

@@ -460,6 +460,10 @@ def published_optimum(instance, objective: str) -> Fraction | None:
     published = instance.meta.get("published_optimum", {})
     if not isinstance(published, dict):
         raise UserInputError("meta.published_optimum", f"must map objectives to values, got {published!r}")
+    for name in published:
+        if name not in families.objectives(instance.family):
+            raise unknown_key(UserInputError, "meta.published_optimum", name, families.objectives(instance.family),
+                              what="objective")
     if objective not in published:
         return None
     return exact(published[objective], f"meta.published_optimum.{objective}")

@@ -25,6 +25,7 @@ import struct
 import tempfile
 import tomllib
 from collections import Counter
+from collections.abc import Callable
 from datetime import datetime, timezone
 from fractions import Fraction
 from html import escape
@@ -119,8 +120,7 @@ def _profiles(rows: list[dict[str, Any]], out: Path) -> list[dict[str, Any]]:
     """The distributions across instances (``profiles``), drawn into OUT/profiles and inlined."""
     drawn = profiles.draw_profiles(rows, profiles.store_points(rows), out / "profiles", STYLES["screen"])
     return [{**_inline_png(next(p for p in paths if p.suffix == ".png")), "caption": paths[0].stem,
-             "links": ", ".join(f"<a href=\"{escape(p.relative_to(out).as_posix())}\">{p.suffix[1:]}</a>" for p in paths)}
-            for paths in drawn]
+             "links": _links(paths, out, lambda path: path.suffix[1:])} for paths in drawn]
 
 
 def _inline_png(path: Path) -> dict[str, Any]:
@@ -130,8 +130,9 @@ def _inline_png(path: Path) -> dict[str, Any]:
     return {"png": base64.b64encode(data).decode("ascii"), "width": width, "height": height}
 
 
-def _links(paths: tuple[Path, ...], out: Path) -> str:
-    return ", ".join(f"<a href=\"{escape(p.relative_to(out).as_posix())}\">{escape(p.name)}</a>" for p in paths)
+def _links(paths: tuple[Path, ...], out: Path, text: Callable[[Path], str] = lambda path: path.name) -> str:
+    """Links to files beside the page, each shown as ``text(path)``."""
+    return ", ".join(f"<a href=\"{escape(p.relative_to(out).as_posix())}\">{escape(text(p))}</a>" for p in paths)
 
 
 def _one_family(wanted: Any) -> str | None:

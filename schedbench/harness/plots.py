@@ -16,8 +16,6 @@ checked on these numbers (``bench.statements``). Drawing uses matplotlib's objec
 rendered by Agg), never pyplot's global state.
 """
 
-import functools
-import hashlib
 import re
 import tomllib
 from dataclasses import dataclass
@@ -25,7 +23,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from schedbench import families
 from schedbench.harness.analysis import (check_field, experiment_cells, field, half_width, mean, median_interval,
                                        paired_t, percentile, ratio_rows, sort_key)
 from schedbench.harness.statements import check_statements, verdicts
@@ -335,9 +332,8 @@ def _write_numbers(path: Path, shown: list[dict[str, Any]], tests: list[dict[str
 
 
 def _styled(series: Any) -> dict[str, Any]:
-    """The series' colour (and its marker and line style where the drawer uses them)."""
-    slot = series_style(_label(series))
-    return {"label": _label(series), "color": slot.colour}
+    """The series' label and colour (each drawer adds its marker, line style or hatch)."""
+    return {"label": _label(series), "color": series_style(_label(series)).colour}
 
 
 def _line(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
@@ -373,7 +369,8 @@ def _hist(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
     else:
         edges = numpy.histogram_bin_edges(every, bins=spec.get("bins", 20))
     for series, vs in values.items():
-        ax.hist(vs, bins=edges, alpha=0.6 if len(values) > 1 else 0.9, **_styled(series))
+        ax.hist(vs, bins=edges, alpha=0.6 if len(values) > 1 else 0.9, hatch=series_style(_label(series)).hatch,
+                **_styled(series))
 
 
 def _ecdf(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
@@ -381,7 +378,8 @@ def _ecdf(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
     without hiding each other (where overlaid histograms would)."""
     for series, pairs in points.items():
         slot = series_style(_label(series))
-        ax.ecdf([float(y) for _, y in pairs], linestyle=slot.linestyle, **_styled(series))
+        ax.ecdf([float(y) for _, y in pairs], linestyle=slot.linestyle, marker=slot.marker,
+                markevery=max(1, len(pairs) // 8), **_styled(series))
     if spec.get("xscale") == "log":
         ax.set_xscale("log")
     ax.set_ylim(0, 1.02)
@@ -409,7 +407,7 @@ def _bar(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
     for offset, series in zip(offsets, points):
         rows = [r for r in shown if r["of"] == series]
         ax.bar([categories.index(r["at"]) + offset for r in rows], [r["centre"] for r in rows], width,
-               yerr=_errors(rows), capsize=3, **_styled(series))
+               yerr=_errors(rows), capsize=3, hatch=series_style(_label(series)).hatch, **_styled(series))
     _category_ticks(ax, categories)
 
 
@@ -424,6 +422,7 @@ def _box(ax, points: dict, shown: list[dict[str, Any]], spec: dict) -> None:
                            manage_ticks=False, medianprops={"color": "black"})
         for box in parts["boxes"]:
             box.set_facecolor(series_style(_label(series)).colour)
+            box.set_hatch(series_style(_label(series)).hatch)
         parts["boxes"][0].set_label(_label(series))
     _category_ticks(ax, categories)
 

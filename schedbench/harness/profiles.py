@@ -14,12 +14,14 @@ For every family and objective, over the instances with a proven optimum:
   infeasible) within t seconds (time to proof; unproven cells never are),
   from a store's solver cells or from a frontier or stress benchmark's log.
 
-Values stay exact (Fractions) up to drawing; each figure's steps are also
-written as CSV, with the exact ratio and fraction beside the floats.
+Values stay exact (Fractions) up to drawing (times to proof are kept to
+the millisecond); each figure's steps are also written as CSV, with the
+exact ratio and fraction beside the floats.
 """
 
 import csv
 import json
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -31,6 +33,7 @@ from schedbench import families
 from schedbench.errors import UserInputError
 from schedbench.harness.analysis import ratio_rows
 from schedbench.harness.plots import save
+from schedbench.harness.tables import algorithm_label
 from schedbench.harness.style import FigureStyle, font_context, new_figure, series_style
 
 PROVEN = ("optimal", "infeasible")
@@ -58,10 +61,26 @@ def performance_ratio(ratio_to_optimum: Fraction | None, maximized: bool) -> Fra
 
 
 def store_points(rows: Iterable[dict[str, Any]]) -> list[Point]:
-    """The heuristic cells of a store that have a proven optimum."""
-    return [Point(r["family"], r["objective"], r["instance_hash"], r["algorithm"],
+    """The heuristic cells of a store that have a proven optimum, a heuristic
+    named with its options; a cell in error or invalid has no ratio (it is
+    never within any r), a relaxed one is left out (the format's optimum is
+    not its yardstick)."""
+    return [Point(r["family"], r["objective"], r["instance_hash"], algorithm_label(r["algorithm"], r["options"]),
                   performance_ratio(r["ratio_to_optimum"], r["sense"] == "max"))
             for r in ratio_rows(rows) if r["optimum"] is not None and r["status"] != "relaxed"]
+
+
+def distinct(points: Iterable[Point]) -> list[Point]:
+    """One point per heuristic and instance: the same heuristic run on the
+    same instance by two experiments counts once, at its worst ratio (no
+    value is worst) should the runs differ."""
+    kept: dict[tuple[str, str, str, str], Point] = {}
+    for p in points:
+        key = (p.family, p.objective, p.instance, p.algorithm)
+        old = kept.get(key)
+        if old is None or (old.ratio is not None and (p.ratio is None or p.ratio > old.ratio)):
+            kept[key] = p
+    return list(kept.values())
 
 
 def ecdf(values: list[Fraction | None]) -> list[tuple[Fraction, Fraction]]:
@@ -71,13 +90,15 @@ def ecdf(values: list[Fraction | None]) -> list[tuple[Fraction, Fraction]]:
 
 
 def dolan_more(points: list[Point]) -> dict[str, list[Fraction | None]]:
-    """Per algorithm, its ratio to the best algorithm on each instance (None: no value there)."""
+    """Per algorithm, its ratio to the best algorithm on each instance that
+    every algorithm ran on (None: no value there); an instance some did not
+    run on compares nothing and is left out."""
     by_instance: dict[str, dict[str, Fraction | None]] = {}
     for p in points:
         by_instance.setdefault(p.instance, {})[p.algorithm] = p.ratio
     algorithms = sorted({p.algorithm for p in points})
     out: dict[str, list[Fraction | None]] = {a: [] for a in algorithms}
-    for found in by_instance.values():
+    for found in (found for found in by_instance.values() if len(found) == len(algorithms)):
         best = min((r for r in found.values() if r is not None), default=None)
         for algorithm in algorithms:
             ratio = found.get(algorithm)
@@ -99,7 +120,11 @@ def logged_solves(path: str | Path) -> list[Solve]:
     each, grouped by frontier line) or ``bench.optimality_stress`` rows
     (every backend of one instance, grouped by family)."""
     solves: list[Solve] = []
-    for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserInputError("--results", f"cannot read {path}: {exc}") from None
+    for number, line in enumerate(lines, start=1):
         try:
             row = json.loads(line)
             if "backend" in row:
@@ -112,19 +137,22 @@ def logged_solves(path: str | Path) -> list[Solve]:
     return solves
 
 
-def _solve(group: str, backend: str, row: dict[str, Any]) -> Solve:
+def _solve(group: Any, backend: Any, row: dict[str, Any]) -> Solve:
     """One logged solve; a backend that refused the model (too large) has no time and proves nothing."""
-    seconds = row.get("seconds")
-    if row["status"] in PROVEN or seconds is not None:
-        seconds = float(seconds)
-    return group, backend, row["status"], seconds
+    seconds, status = row.get("seconds"), row["status"]
+    if not all(isinstance(text, str) for text in (group, backend, status)):
+        raise ValueError(f"line, family, backend and status must be texts, got {group!r}, {backend!r}, {status!r}")
+    if status in PROVEN or seconds is not None:
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < math.inf:
+            raise ValueError(f"seconds must be a finite number >= 0, got {seconds!r}")
+    return group, backend, status, seconds
 
 
 def proof_times(solves: Iterable[Solve]) -> dict[str, dict[str, list[Fraction | None]]]:
     """group -> backend -> each solve's seconds to proof (None: not proven)."""
     out: dict[str, dict[str, list[Fraction | None]]] = {}
     for group, backend, status, seconds in solves:
-        proven = Fraction(seconds).limit_denominator(1000) if status in PROVEN else None
+        proven = Fraction(seconds).limit_denominator(1000) if status in PROVEN else None  # to the millisecond
         out.setdefault(group, {}).setdefault(backend, []).append(proven)
     return out
 
@@ -143,18 +171,18 @@ class Panel:
 def ratio_panels(points: list[Point]) -> dict[tuple[str, str], list[Panel]]:
     """(family, objective) -> its ECDF of ratios to OPT and its Dolan-Moré profile."""
     grouped: dict[tuple[str, str], list[Point]] = {}
-    for p in points:
+    for p in distinct(points):
         grouped.setdefault((p.family, p.objective), []).append(p)
     panels = {}
     for (family, objective), members in sorted(grouped.items()):
         algorithms = sorted({p.algorithm for p in members})
         ecdfs = {a: ecdf([p.ratio for p in members if p.algorithm == a]) for a in algorithms}
-        profile = {a: ecdf(ratios) for a, ratios in dolan_more(members).items()}
-        count = len({p.instance for p in members})
+        compared = dolan_more(members)
+        profile = {a: ecdf(ratios) for a, ratios in compared.items()}
+        subject = f"{family}, {objective} ({len({p.instance for p in members})} instances)"
         panels[family, objective] = [
-            Panel(f"{family}, {objective} ({count} instances)", "ratio to OPT", "H / OPT (OPT / H if maximized)",
-                  ecdfs),
-            Panel(f"{family}, {objective} ({count} instances)", "performance profile (Dolan-Moré)",
+            Panel(subject, "ratio to OPT", "H / OPT (OPT / H if maximized)", ecdfs),
+            Panel(subject, f"Dolan-Moré profile ({len(next(iter(compared.values())))} run by all)",
                   "tau: within tau of the best heuristic", profile)]
     return panels
 
@@ -212,16 +240,22 @@ def draw_profiles(rows: list[dict[str, Any]], points: list[Point], out_dir: Path
 
 def draw_proof_times(solves: list[Solve], out_dir: Path, prefix: str, style: FigureStyle) -> list[tuple[Path, ...]]:
     """One time-to-proof figure per group, as PREFIX-GROUP (a file name made of the group's name)."""
-    return [draw_panels(panels, out_dir, f"{prefix}-{re.sub(r'[^A-Za-z0-9_.-]+', '-', group).strip('-')}", style)
-            for group, panels in proof_panels(solves).items()]
+    panels = proof_panels(solves)
+    stems = {group: f"{prefix}-{re.sub(r'[^A-Za-z0-9_.-]+', '-', group).strip('-')}" for group in panels}
+    if len(set(stems.values())) < len(stems):
+        clash = sorted(group for group in stems if list(stems.values()).count(stems[group]) > 1)
+        raise UserInputError("--results", f"the groups {clash} would write the same figure")
+    return [draw_panels(panels[group], out_dir, stems[group], style) for group in panels]
 
 
 def corpus_points(table_path: str | Path) -> list[Point]:
-    """Every registered heuristic on every certified optimum of a corpus table (as ``regress`` runs them)."""
+    """Every registered heuristic on every certified optimum of a corpus table
+    (as ``regress`` runs them): a failure (invalid, an error) has no ratio, a
+    relaxed schedule (no ratio, no problem) is left out, as in a store."""
     from schedbench import families
     from schedbench.harness.regress import replay
 
     outcomes, _ = replay(table_path)
     return [Point(o.entry.family, o.entry.objective, o.entry.instance, o.heuristic,
                   performance_ratio(o.ratio, families.maximized(o.entry.family, o.entry.objective)))
-            for o in outcomes if not o.problem.startswith(("invalid", "error"))]
+            for o in outcomes if o.problem or o.ratio is not None]

@@ -5,12 +5,14 @@ The palette is Okabe and Ito's eight colours ("Color Universal Design",
 2002), safe for the common colour-vision deficiencies and in greyscale
 print. Every registered heuristic and solver gets its own slot by sorted
 name within its family; a slot is a (colour, marker, line style) triple,
-so that series stay distinguishable in greyscale too. Any other label gets
+so that series stay distinguishable in greyscale too (a filled shape,
+a bar or a box, takes a hatch past the eighth colour). Any other label gets
 a slot from its hash, the same in every run.
 
 ``screen`` is for the report and the docs (PNG at 120 dpi and PDF);
-``paper`` is sized for one column of a two-column paper (3.5 in wide),
-with 8 pt fonts, and writes vector PDF and SVG beside a 300 dpi PNG.
+``paper`` gives each panel one column of a two-column paper (3.5 in wide,
+so a two-panel figure spans both columns), with 8 pt fonts, and writes
+vector PDF and SVG beside a 300 dpi PNG.
 """
 
 import functools
@@ -24,6 +26,7 @@ from schedbench.errors import UserInputError
 OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#000000", "#F0E442")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 LINESTYLES = ("-", "--", "-.", ":")
+HATCHES = ("", "//", "..", "xx")   # filled shapes (bars, boxes) past the eighth colour
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,7 @@ class SeriesStyle:
     colour: str
     marker: str
     linestyle: str
+    hatch: str
 
 
 @dataclass(frozen=True)
@@ -62,7 +66,7 @@ def series_style(label: str) -> SeriesStyle:
     if index is None:
         index = int(hashlib.sha256(label.encode()).hexdigest(), 16) % (len(OKABE_ITO) * len(MARKERS))
     return SeriesStyle(OKABE_ITO[index % len(OKABE_ITO)], MARKERS[(index + index // len(MARKERS)) % len(MARKERS)],
-                       LINESTYLES[index % len(LINESTYLES)])
+                       LINESTYLES[index % len(LINESTYLES)], HATCHES[(index // len(OKABE_ITO)) % len(HATCHES)])
 
 
 @functools.cache

@@ -76,6 +76,8 @@ BAD_STG = {
     "dangling": "2\n0 0 0\n1 1 1 7\n2 1 1 1\n3 0 1 2\n",
     "missing": "2\n0 0 0\n2 1 1 0\n3 0 1 2\n",
     "not numbers": "2\n0 0 0\n1 x 1 0\n2 1 1 1\n3 0 1 2\n",
+    "the exit as a predecessor": "2\n0 0 0\n1 1 1 0\n2 1 2 1 3\n3 0 1 2\n",
+    "truncated, as if the dummies were counted": "5\n0 0 0\n1 2 1 0\n2 3 1 1\n3 3 1 1\n4 0 1 2\n",
 }
 
 
@@ -155,6 +157,9 @@ BAD_WFFORMAT = {
     "negative runtime": lambda w: w["execution"]["tasks"][0].update(runtimeInSeconds=-1),
     "duplicate id": lambda w: w["specification"]["tasks"][2].update(id="align_00000002"),
     "too many cores": lambda w: w["execution"]["tasks"][0].update(coreCount=9),
+    "a parent that is no id": lambda w: w["specification"]["tasks"][1]["parents"].append(["split_00000001"]),
+    "an execution id twice": lambda w: w["execution"]["tasks"].append(dict(w["execution"]["tasks"][0])),
+    "an execution of no task": lambda w: w["execution"]["tasks"].append({"id": "ghost", "runtimeInSeconds": 1}),
 }
 
 
@@ -175,8 +180,9 @@ def test_a_wfcommons_recipe_is_seeded_and_byte_for_byte_reproducible(tmp_path):
     assert instance.meta["generator"] == "wfcommons-blast" and 40 <= len(instance.tasks) <= 50
     schedule = sb.heuristic("pslr", instance)
     assert sb.validate(instance, schedule) == []
-    too_few = run_cli("generate", "wfcommons-montage", "--tasks", "5")
-    assert too_few.returncode == 2 and too_few.stderr.startswith("schedbench: --tasks:"), too_few.stderr
+    for refused in (["--tasks", "5"], ["--tasks", "10001"], ["--tasks", "60", "--seed", str(2**32)]):
+        done = run_cli("generate", "wfcommons-montage", *refused)
+        assert done.returncode == 2 and done.stderr.startswith(f"schedbench: {refused[-2]}:"), done.stderr
 
 
 def _trace_jobs(trace, *options) -> list[dict]:

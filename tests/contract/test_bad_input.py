@@ -3,7 +3,6 @@ a traceback; values too large for the solvers are refused at reading, with
 the largest value accepted named (docs/reference/formats.md, general rules)."""
 
 import copy
-import json
 import random
 
 import pytest

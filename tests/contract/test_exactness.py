@@ -13,7 +13,6 @@ from gmpy2 import mpfr
 
 from schedbench import families
 from schedbench.errors import UserInputError
-from schedbench.heuristics.workflow import options as workflow_options
 from schedbench.instances.campaign import random_small as campaign_small
 from schedbench.instances.dssp import small_workload as dssp_small
 from schedbench.instances.knapsack import random_knapsack

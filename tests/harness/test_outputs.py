@@ -582,15 +582,19 @@ def test_figures_draw_distributions_tables_and_paired_tests(tmp_path):
 
 
 def test_profiles_are_the_hand_computed_distributions():
-    """pcmax, proven optima A = 4, B = 8, D = 6: lpt's ratios 1, 5/4, 1; list's 5/4, 3/2 (none on D).
-    Dolan-Moré: on A lpt is best (list 5/4), on B lpt (list 12/10 = 6/5), on D lpt alone (list never)."""
+    """pcmax, proven optima A = 4, B = 8, D = 6: lpt's ratios 1, 5/4, 1; list's 5/4, 3/2 (list never ran
+    on D). Dolan-Moré, on A and B, which both ran on: lpt is best on both (list 5/4, then 12/10 = 6/5)."""
     from schedbench.harness import profiles
 
     panels = profiles.ratio_panels(profiles.store_points(ROWS))
     ratio, profile = panels["pcmax", "makespan"]
     assert ratio.curves == {"list": [(F(5, 4), F(1, 2)), (F(3, 2), 1)], "lpt": [(1, F(2, 3)), (F(5, 4), 1)]}
-    assert profile.curves == {"list": [(F(6, 5), F(1, 3)), (F(5, 4), F(2, 3))], "lpt": [(1, 1)]}
+    assert profile.curves == {"list": [(F(6, 5), F(1, 2)), (F(5, 4), 1)], "lpt": [(1, 1)]}
+    assert profile.title == "Dolan-Moré profile (2 run by all)"
     knapsack_ratio, _ = panels["knapsack", "profit"]   # maximized: OPT / H, 10/8 on K1 and 1 on K2; K3 unproven
+    twice = profiles.store_points(ROWS + [{**r, "cell_id": r["cell_id"] + "again"} for r in ROWS
+                                          if r["kind"] == "heuristic" and r["family"] == "pcmax"])
+    assert profiles.ratio_panels(twice)["pcmax", "makespan"][0].curves == ratio.curves   # a cell run twice counts once
     assert knapsack_ratio.curves == {"greedy_ratio": [(1, F(1, 2)), (F(5, 4), 1)]}
     proofs = profiles.proof_panels(profiles.store_solves(ROWS))
     assert proofs["pcmax"][0].curves == {"cpsat": [(F(1, 2), F(3, 4))], "milp": [(F(1, 2), 1)]}
@@ -605,14 +609,14 @@ def test_plot_profile_writes_every_familys_figures_with_their_steps(store, tmp_p
             assert_picture(tmp_path / f"{stem}.{suffix}", suffix)
     steps = csv_rows((tmp_path / "profile-pcmax-makespan.csv").read_text())
     assert {(r["series"], r["x_exact"], r["fraction_exact"]) for r in steps if "Dolan" in r["panel"]} == \
-        {("list", "6/5", "1/3"), ("list", "5/4", "2/3"), ("lpt", "1", "1")}
+        {("list", "6/5", "1/2"), ("list", "5/4", "1"), ("lpt", "1", "1")}
     nothing = run_cli("plot", "profile", "--out", tmp_path)
     assert nothing.returncode == 2 and "STORE" in nothing.stderr
 
 
 def test_every_family_figure_gives_its_series_distinct_colour_and_marker():
     from schedbench import families
-    from schedbench.harness.style import OKABE_ITO, family_series, series_style
+    from schedbench.harness.style import OKABE_ITO, SeriesStyle, family_series, series_style
 
     for family in families.names():
         styles = [series_style(name) for name in family_series(family)]
@@ -620,7 +624,8 @@ def test_every_family_figure_gives_its_series_distinct_colour_and_marker():
         assert {s.colour for s in styles} <= set(OKABE_ITO)
         if len(styles) <= len(OKABE_ITO):
             assert len({s.colour for s in styles}) == len(styles), family
-    assert series_style("lpt") == series_style("lpt")
+    assert series_style("cpsat") == SeriesStyle("#E69F00", "o", "-", "")   # the first slot of every family
+    assert series_style("srtf").hatch == "//"   # the workflow family's ninth name: a hatch beside its colour
 
 
 def test_latex_and_text_tables_hold_the_same_rows_at_the_precision_asked():
@@ -671,3 +676,31 @@ def test_time_to_proof_from_a_frontier_and_a_stress_log(tmp_path):
     stress.write_text('{"line": "x", "backend": "cpsat", "status": "optimal"}\n')
     bad = run_cli("plot", "profile", "--results", stress, "--out", tmp_path / "out")
     assert bad.returncode == 2 and "stress.jsonl line 1" in bad.stderr and bad.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("row,why", [
+    ({"line": "x", "backend": "cpsat", "status": "optimal", "seconds": float("nan")}, "seconds"),
+    ({"line": "x", "backend": "cpsat", "status": "optimal", "seconds": -5}, "seconds"),
+    ({"line": "x", "backend": "cpsat", "status": "optimal", "seconds": True}, "seconds"),
+    ({"line": 7, "backend": "cpsat", "status": "optimal", "seconds": 1}, "texts"),
+    ({"line": "x", "backend": ["cpsat"], "status": "optimal", "seconds": 1}, "texts"),
+])
+def test_a_bad_log_row_is_one_line(tmp_path, row, why):
+    log = tmp_path / "log.jsonl"
+    log.write_text(json.dumps(row) + "\n")
+    done = run_cli("plot", "profile", "--results", log, "--out", tmp_path / "out")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and why in done.stderr, done.stderr
+
+
+def test_profile_outputs_never_overwrite_each_other(tmp_path):
+    log = tmp_path / "log.jsonl"
+    log.write_text("\n".join(json.dumps({"line": line, "backend": "cpsat", "status": "optimal", "seconds": 1})
+                             for line in ("mosp cmax", "mosp-cmax")) + "\n")
+    done = run_cli("plot", "profile", "--results", log, "--out", tmp_path / "out")
+    assert done.returncode == 2 and "would write the same figure" in done.stderr
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "log.jsonl").write_text(log.read_text())
+    twice = run_cli("plot", "profile", "--results", log, "--results", tmp_path / "a" / "log.jsonl", "--out", tmp_path)
+    assert twice.returncode == 2 and "same name" in twice.stderr
+    missing = run_cli("plot", "profile", "--corpus", tmp_path / "nope.csv", "--out", tmp_path / "out")
+    assert missing.returncode == 2 and "no corpus table" in missing.stderr
