@@ -173,10 +173,13 @@ def main() -> None:
                         help="seeds of each step start here (the docs' table: 0; training runs: 10 and up)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--line", action="append", help="only this line (repeatable; default: all)")
+    parser.add_argument("--lines", type=Path, default=LINES,
+                        help="the lines' file (default: bench/frontiers.toml; bench/frontier_shapes.toml: the "
+                             "held-out shape families)")
     parser.add_argument("--results", type=Path, help="JSON lines of finished solves; resumed from if present")
     parser.add_argument("--out", type=Path, help="also write the table (Markdown) to this file")
     args = parser.parse_args()
-    every = lines()
+    every = lines(args.lines)
     unknown = set(args.line or ()) - {line["name"] for line in every}
     if unknown:
         parser.error(f"--line: unknown {sorted(unknown)} (known: {', '.join(line['name'] for line in every)})")
@@ -197,7 +200,9 @@ def main() -> None:
     if args.out:
         chosen_lines = "".join(f" --line '{name}'" for name in args.line or ())
         first = f" --first-seed {args.first_seed}" if args.first_seed else ""
-        write_generated(args.out, f"python -m bench.frontier --instances {args.instances}{first} "
+        other = f" --lines {args.lines.relative_to(Path.cwd()) if args.lines.is_absolute() else args.lines}" \
+            if args.lines != LINES else ""
+        write_generated(args.out, f"python -m bench.frontier --instances {args.instances}{first}{other} "
                                   f"--time-limit {args.time_limit:g}{chosen_lines} --results FILE", text)
 
 

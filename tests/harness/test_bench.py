@@ -270,3 +270,21 @@ def test_workflow_rows_bench_measures_a_frontier_question():
     rows, terms, seconds = measure(inst)
     assert label == "frontier step 4 seed 0" and len(inst.tasks) == 25
     assert rows == 21 and terms == 120 <= ROW_TERMS and seconds < 1
+
+
+def test_every_frontier_line_builds_its_instances_at_the_sizes_it_claims():
+    """Both lines' files (the tuned lines and the held-out shape families): every
+    step builds, and each shape family grows through the size the frontier is judged at."""
+    from pathlib import Path
+
+    from bench import frontier
+    from schedbench import families
+
+    for path in (frontier.LINES, Path(frontier.__file__).with_name("frontier_shapes.toml")):
+        for line in frontier.lines(path):
+            sizes = [families.size(frontier.instance(line, step, 0)).jobs for step in range(len(line["steps"]))]
+            assert min(sizes) >= 1, line["name"]
+            if path.name == "frontier_shapes.toml":
+                assert sizes == sorted(sizes), line["name"]
+                target = 45 if line["generator"] == "small" else 40
+                assert sizes[0] < target < sizes[-1] or target in sizes, (line["name"], sizes)
