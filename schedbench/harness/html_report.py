@@ -113,12 +113,13 @@ def _results(view: analysis.StoreView, experiment: str | None, out: Path) -> dic
         sections.setdefault(family, {"name": family, "figures": [], "tables": "", "rows": 0})
         sections[family]["figures"].append(_figure(spec, drawn, out))
     return {"families": list(sections.values()), "headline": _headline(heuristic_rows),
-            "statements": verdict_rows(drawn_all), "profiles": _profiles(view.rows, out)}
+            "statements": verdict_rows(drawn_all), "profiles": _profiles(view.rows, heuristic_rows, out)}
 
 
-def _profiles(rows: list[dict[str, Any]], out: Path) -> list[dict[str, Any]]:
-    """The distributions across instances (``profiles``), drawn into OUT/profiles and inlined."""
-    drawn = profiles.draw_profiles(rows, profiles.store_points(rows), out / "profiles", STYLES["screen"])
+def _profiles(rows: list[dict[str, Any]], ratios: list[dict[str, Any]], out: Path) -> list[dict[str, Any]]:
+    """The distributions across instances (``profiles``) of the heuristic rows
+    already joined to their ratios, drawn into OUT/profiles and inlined."""
+    drawn = profiles.draw_profiles(rows, profiles.ratio_points(ratios), out / "profiles", STYLES["screen"])
     return [{**_inline_png(next(p for p in paths if p.suffix == ".png")), "caption": paths[0].stem,
              "links": _links(paths, out, lambda path: path.suffix[1:])} for paths in drawn]
 

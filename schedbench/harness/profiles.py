@@ -20,6 +20,7 @@ exact ratio and fraction beside the floats.
 """
 
 import csv
+from bisect import bisect_right
 import json
 import math
 import re
@@ -61,13 +62,18 @@ def performance_ratio(ratio_to_optimum: Fraction | None, maximized: bool) -> Fra
 
 
 def store_points(rows: Iterable[dict[str, Any]]) -> list[Point]:
-    """The heuristic cells of a store that have a proven optimum, a heuristic
-    named with its options; a cell in error or invalid has no ratio (it is
-    never within any r), a relaxed one is left out (the format's optimum is
-    not its yardstick)."""
+    """The heuristic cells of a store that have a proven optimum (``ratio_points`` of its ratio rows)."""
+    return ratio_points(ratio_rows(rows))
+
+
+def ratio_points(ratios: Iterable[dict[str, Any]]) -> list[Point]:
+    """From ``analysis.ratio_rows`` output: the cells with a proven optimum, a
+    heuristic named with its options; a cell in error or invalid has no
+    ratio (it is never within any r), a relaxed one is left out (the
+    format's optimum is not its yardstick)."""
     return [Point(r["family"], r["objective"], r["instance_hash"], algorithm_label(r["algorithm"], r["options"]),
                   performance_ratio(r["ratio_to_optimum"], r["sense"] == "max"))
-            for r in ratio_rows(rows) if r["optimum"] is not None and r["status"] != "relaxed"]
+            for r in ratios if r["kind"] == "heuristic" and r["optimum"] is not None and r["status"] != "relaxed"]
 
 
 def distinct(points: Iterable[Point]) -> list[Point]:
@@ -86,7 +92,7 @@ def distinct(points: Iterable[Point]) -> list[Point]:
 def ecdf(values: list[Fraction | None]) -> list[tuple[Fraction, Fraction]]:
     """(x, fraction of values <= x) at each distinct value; None counts in the total only."""
     known = sorted(v for v in values if v is not None)
-    return [(x, Fraction(sum(v <= x for v in known), len(values))) for x in sorted(set(known))]
+    return [(x, Fraction(bisect_right(known, x), len(values))) for x in sorted(set(known))]
 
 
 def dolan_more(points: list[Point]) -> dict[str, list[Fraction | None]]:
