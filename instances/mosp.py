@@ -54,8 +54,6 @@ def organizations_from_swf(path: str, organizations: int = 5, machines: int = 1,
     ``machines`` machines (one, as in §6). As for campaigns, a job that ran
     on q processors becomes q jobs of its run time."""
     header, jobs = read_swf(path, max_jobs, status, partition)
-    if not jobs:
-        raise InstanceError("--trace", f"{path} has no usable jobs")
     work: dict[int, int] = {}
     for job in jobs:
         if job.group >= 0:

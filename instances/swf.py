@@ -55,7 +55,8 @@ def read_swf(path: str | Path, max_jobs: int | None = None, status: Sequence[int
              partition: Sequence[int] | None = None) -> tuple[dict[str, str], list[TraceJob]]:
     """Header fields and the kept jobs, in trace order: the jobs that did
     work (a run time and a processor count >= 1, a submit time >= 0), of a
-    status in ``status`` and a partition in ``partition`` where given."""
+    status in ``status`` and a partition in ``partition`` where given; a
+    trace that keeps none is refused here, for every reading of it."""
     header, jobs = {}, []
     for number, line in enumerate(_lines(Path(path)), start=1):
         if line.startswith(";"):
@@ -72,6 +73,8 @@ def read_swf(path: str | Path, max_jobs: int | None = None, status: Sequence[int
         jobs.append(job)
         if max_jobs is not None and len(jobs) >= max_jobs:
             break
+    if not jobs:
+        raise InstanceError("--trace", f"{path} has no usable jobs")
     return header, jobs
 
 
@@ -105,8 +108,6 @@ def campaigns_from_swf(path: str | Path, gap: int = 1200, machines: int | None =
                        max_jobs: int | None = None, status: Sequence[int] | None = None,
                        partition: Sequence[int] | None = None) -> CampaignInstance:
     header, jobs = read_swf(path, max_jobs, status, partition)
-    if not jobs:
-        raise InstanceError("--trace", f"{path} has no usable jobs")
     m = machines or int(header.get("MaxProcs") or header.get("MaxNodes") or max(j.processors for j in jobs))
     origin = min(j.submit for j in jobs)
     by_user: dict[int, list] = {}

@@ -263,8 +263,6 @@ def workflows_from_swf(path, max_jobs: int | None = None, chains: bool = False, 
     _check_int(gap, "gap", low=0)
     path = Path(path)
     header, jobs = read_swf(path, max_jobs, status, partition)
-    if not jobs:
-        raise InstanceError("--trace", f"{path} has no usable jobs")
     cores = int(header.get("MaxProcs") or header.get("MaxNodes") or max(j.processors for j in jobs))
     for index, job in enumerate(jobs):
         if job.processors > cores:
