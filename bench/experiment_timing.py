@@ -1,16 +1,23 @@
-"""Experiments at full scale, timed on batches: batch ``K/N`` is
-``schedbench run EXPERIMENT --batch K/N --workers W`` as a user runs it (a
+"""Experiments at full scale, timed: the whole run, or batches of it.
+
+``--full`` runs ``schedbench run EXPERIMENT --workers W`` once, as a user
+runs it. ``--of N --batches K ...`` times batches instead, where the whole
+run is too long:
+batch ``K/N`` is ``schedbench run EXPERIMENT --batch K/N --workers W`` (a
 fresh process and a fresh store, start-up included), and the full run is
 estimated at N times the batches' mean. A batch is every N-th task in a
 fixed order, so it samples every size of the grid; pick N so that it
 divides the seeds, and a batch keeps whole seeds (the seed bundles that
-let one process prove a seed's optima once).
+let one process prove a seed's optima once). The experiment file is read
+whole by every batch, so its start-up counts in each. ``--store`` keeps the
+store of a single run (the full one, or one batch) for the figures.
 
-    python -m bench.experiment_timing EXPERIMENT.toml --of N --batches K [K ...]
-        [--workers W (default: the CPU count)] [--out FILE]
+    python -m bench.experiment_timing EXPERIMENT.toml (--full | --of N --batches K [K ...])
+        [--store STORE] [--workers W (default: the CPU count)] [--out FILE]
 """
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -24,47 +31,84 @@ from bench.results_log import rerun_command, write_generated
 from schedbench.harness.store import Store
 
 
-def run_batch(experiment: Path, batch: int, of: int, workers: int) -> dict:
-    """One batch through the command, in its own process and store."""
+def run_batch(experiment: Path, batch: int, of: int, workers: int, store: Path | None = None) -> dict:
+    """One batch through the command, in its own process and store (``store``, or a temporary one)."""
+    return {"batch": f"{batch}/{of}", **_timed_run(experiment, ["--batch", f"{batch}/{of}"], workers, store)}
+
+
+def _timed_run(experiment: Path, options: list[str], workers: int, store: Path | None) -> dict:
     with tempfile.TemporaryDirectory() as folder:
-        store = Path(folder) / "batch.sqlite"
-        began = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "from schedbench.cli import main; main()", "run", str(experiment),
-                        "--batch", f"{batch}/{of}", "--store", str(store), "--workers", str(workers),
-                        "--no-progress"], check=True, stdout=subprocess.DEVNULL)
-        seconds = time.perf_counter() - began
-        with Store(store, create=False) as db:
-            rows = list(db.rows())
-    return {"batch": batch, "cells": len(rows), "seconds": seconds, "statuses": Counter(row["status"] for row in rows),
-            "no_value": sum(row["value"] is None for row in rows)}
+        return _timed(experiment, options, workers, store or Path(folder) / "run.sqlite")
+
+
+def _timed(experiment: Path, options: list[str], workers: int, store: Path) -> dict:
+    """``schedbench run`` in its own process: seconds, cells, their statuses
+    and how many have no value (a failed cell, or a reference not proven)."""
+    began = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "from schedbench.cli import main; main()", "run", str(experiment), *options,
+                    "--store", str(store), "--workers", str(workers), "--no-progress"],
+                   check=True, stdout=subprocess.DEVNULL)
+    seconds = time.perf_counter() - began
+    statuses, cells, no_value = Counter(), 0, 0
+    with Store(store, create=False) as db:
+        for row in db.rows():
+            statuses[row["status"]] += 1
+            cells += 1
+            no_value += row["value"] is None or _no_metric(row)
+    return {"cells": cells, "seconds": seconds, "statuses": statuses, "no_value": no_value}
+
+
+def _no_metric(row: dict) -> bool:
+    """A cell whose metrics have a missing one (Fig. 8's Stretch, undecided)."""
+    return any(value is None for value in json.loads(row.get("metrics") or "{}").values())
+
+
+def _rows(runs: list[dict]) -> str:
+    lines = ["| run | cells | seconds | cells/s | statuses | cells without a value |", "|---|---:|---:|---:|---|---:|"]
+    for r in runs:
+        statuses = ", ".join(f"{n:,} {s}" for s, n in sorted(r["statuses"].items()))
+        lines.append(f"| {r['batch']} | {r['cells']:,} | {r['seconds']:,.1f} | {r['cells'] / r['seconds']:,.1f} "
+                     f"| {statuses} | {r['no_value']:,} |")
+    return "\n".join(lines)
 
 
 def table(experiment: Path, of: int, workers: int, batches: list[dict]) -> str:
-    lines = ["| batch | cells | seconds | cells/s | statuses | cells without a value |", "|---|---:|---:|---:|---|---:|"]
-    for b in batches:
-        statuses = ", ".join(f"{n} {s}" for s, n in sorted(b["statuses"].items()))
-        lines.append(f"| {b['batch']}/{of} | {b['cells']} | {b['seconds']:.1f} | {b['cells'] / b['seconds']:,.1f} "
-                     f"| {statuses} | {b['no_value']} |")
     mean = statistics.mean(b["seconds"] for b in batches)
     return (f"`schedbench run {experiment.as_posix()} --batch K/{of} --workers {workers}` on {os.cpu_count()} cores, "
-            f"each batch a fresh process and store:\n\n" + "\n".join(lines)
+            f"each batch a fresh process and store:\n\n" + _rows(batches)
             + f"\n\nFull run, estimated as {of} x the mean batch ({mean:.1f} s): "
               f"**{of * mean / 60:,.1f} minutes** ({of * mean / 3600:,.2f} hours).\n")
+
+
+def full_table(experiment: Path, workers: int, run: dict) -> str:
+    return (f"`schedbench run {experiment.as_posix()} --workers {workers}` on {os.cpu_count()} cores, the whole "
+            f"experiment in one process:\n\n" + _rows([run])
+            + f"\n\nFull run: **{run['seconds'] / 60:,.1f} minutes** ({run['seconds'] / 3600:,.2f} hours).\n")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("experiment", type=Path)
-    parser.add_argument("--of", type=int, required=True, help="N: the grid cut into N batches")
-    parser.add_argument("--batches", type=int, nargs="+", required=True, help="the batches K to run and time")
+    parser.add_argument("--full", action="store_true", help="run the whole experiment once")
+    parser.add_argument("--store", type=Path, help="keep the store of the one run (full, or one batch) here")
+    parser.add_argument("--of", type=int, help="N: the grid cut into N batches")
+    parser.add_argument("--batches", type=int, nargs="+", help="the batches K to run and time")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--out", type=Path, help="write the table here, headed by the command")
     args = parser.parse_args()
-    batches = []
-    for k in args.batches:
-        batches.append(run_batch(args.experiment, k, args.of, args.workers))
-        print(f"batch {k}/{args.of}: {batches[-1]['seconds']:.1f} s", file=sys.stderr, flush=True)
-    text = table(args.experiment, args.of, args.workers, batches)
+    if args.full == bool(args.of or args.batches) or (not args.full and not (args.of and args.batches)):
+        parser.error("give --full, or --of N --batches K ...")
+    if args.store and not (args.full or len(args.batches) == 1):
+        parser.error("--store keeps one run's store: give --full or a single batch")
+    if args.full:
+        run = {"batch": "full", **_timed_run(args.experiment, [], args.workers, args.store)}
+        text = full_table(args.experiment, args.workers, run)
+    else:
+        batches = []
+        for k in args.batches:
+            batches.append(run_batch(args.experiment, k, args.of, args.workers, args.store))
+            print(f"batch {k}/{args.of}: {batches[-1]['seconds']:.1f} s", file=sys.stderr, flush=True)
+        text = table(args.experiment, args.of, args.workers, batches)
     print(text)
     if args.out:
         write_generated(args.out, rerun_command(__spec__.name), text)

@@ -1,5 +1,8 @@
 """Harness throughput: cells per second for a pure-heuristic grid and an
-exact-solver grid, with 1 and 2 local workers, each into a fresh store.
+exact-solver grid, with 1 and 2 workers, each into a fresh store: local
+processes, and a Dask cluster of that many single-threaded worker processes
+on this machine (``LocalCluster``, started before the clock), which is how a
+cluster run (``--cluster ADDRESS``) spreads the cells.
 
 ``python -m bench.harness_speed [--seeds N] [--out FILE]``. The time includes
 building each instance, validating every schedule, the exact metrics and
@@ -11,6 +14,7 @@ import os
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from schedbench.harness.experiment import parse
 from bench.results_log import rerun_command, write_generated
@@ -37,11 +41,11 @@ def grids(seeds: int) -> dict[str, dict]:
     return {"pure heuristic": heuristic, "exact solver (CP-SAT with 1 search worker, MILP)": exact}
 
 
-def measure(data: dict, workers: int) -> tuple[int, float]:
+def measure(data: dict, workers: int, cluster: Any = None) -> tuple[int, float]:
     experiment = parse(data, "", Path.cwd(), False, data["name"])
     with tempfile.TemporaryDirectory() as folder, Store(Path(folder) / "speed.sqlite") as store:
         began = time.perf_counter()
-        summary = run_experiment(experiment, store, workers)
+        summary = run_experiment(experiment, store, workers, cluster)
         elapsed = time.perf_counter() - began
     bad = {s: n for s, n in summary.statuses.items() if s in ("error", "invalid")}
     if bad:
@@ -49,19 +53,30 @@ def measure(data: dict, workers: int) -> tuple[int, float]:
     return summary.ran, elapsed
 
 
+def _measure_with(runner: str, data: dict, workers: int) -> tuple[int, float]:
+    """``measure`` through local processes, or a Dask cluster of ``workers`` processes started beforehand."""
+    if runner == "local":
+        return measure(data, workers)
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        return measure(data, workers, cluster)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=200, help="instances per heuristic grid (exact: a quarter)")
     parser.add_argument("--out", type=Path, help="also write the table (Markdown) to this file")
     args = parser.parse_args()
-    lines = ["| grid | workers | cells | seconds | cells/s |", "|---|---:|---:|---:|---:|"]
+    lines = ["| grid | runner | workers | cells | seconds | cells/s |", "|---|---|---:|---:|---:|---:|"]
     for data in grids(2).values():   # imports and first solves paid before any clock starts
         measure({**data, "name": "warm-up"}, 1)
     for label, data in grids(args.seeds).items():
         for workers in (1, 2):
-            cells, elapsed = measure(data, workers)
-            lines.append(f"| {label} | {workers} | {cells} | {elapsed:.1f} | {cells / elapsed:,.1f} |")
-            print(lines[-1], flush=True)
+            for runner in ("local", "dask"):
+                cells, elapsed = _measure_with(runner, data, workers)
+                lines.append(f"| {label} | {runner} | {workers} | {cells} | {elapsed:.1f} | {cells / elapsed:,.1f} |")
+                print(lines[-1], flush=True)
     if args.out:
         write_generated(args.out, rerun_command(__spec__.name),
                         f"{args.seeds} instances a heuristic grid, {max(1, args.seeds // 4)} an exact one, on "

@@ -84,18 +84,22 @@ def rule_references(instance, time_limit: float = DEFAULT_TIME_LIMIT, objective:
     return None if compute is None else compute(instance, time_limit, objective)
 
 
-def metric_references(instance, time_limit: float = DEFAULT_TIME_LIMIT, objective: str | None = None) -> dict:
+def metric_references(instance, time_limit: float = DEFAULT_TIME_LIMIT, objective: str | None = None,
+                      schedule: Schedule | None = None) -> dict:
     """The exact optima ``objective``'s value (every metric, with None)
     is measured against (campaign F_u*, MOSP C^(k)alone), proven by the
-    family's solvers within ``time_limit``: the metrics call no solver."""
+    family's solvers within ``time_limit``: the metrics call no solver.
+    Some depend on the ``schedule`` measured (MOSP: only the C^(k)alone
+    that decide its Stretch are proven)."""
     compute = family(instance.family).metric_references
-    return {} if compute is None else compute(instance, time_limit, objective)
+    return {} if compute is None else compute(instance, time_limit, objective, schedule)
 
 
 def summary(instance, schedule: Schedule, heuristic: str | None, time_limit: float) -> dict[str, Any]:
     """A schedule's metrics as JSON (exact values as [num, den]), what
     ``schedbench heuristic`` prints; references proven within ``time_limit``."""
-    return family(instance.family).summary(instance, schedule, heuristic, metric_references(instance, time_limit))
+    return family(instance.family).summary(instance, schedule, heuristic,
+                                           metric_references(instance, time_limit, schedule=schedule))
 
 
 def heuristics(name: str) -> dict[str, Callable[..., Schedule]]:
@@ -163,7 +167,7 @@ def metrics(name: str) -> dict[str, Callable[[Any, Schedule], Any]]:
 
 
 def _referenced(measure: Callable, name: str, instance, schedule: Schedule) -> Any:
-    return measure(instance, schedule, metric_references(instance, DEFAULT_TIME_LIMIT, name))
+    return measure(instance, schedule, metric_references(instance, DEFAULT_TIME_LIMIT, name, schedule))
 
 
 def violations(instance, schedule: Schedule, objective: str | None, heuristic: str | None = None,

@@ -35,8 +35,23 @@ def lower_bound(instance, name: str = "makespan") -> Fraction:
 def stretch(instance, schedule: Schedule, alone: Sequence[int]) -> Fraction:
     """max_k C^(k) / C^(k)alone, ``alone`` the P||Cmax optima of each
     organization's jobs on all m machines (``solvers.mosp.alone_optima``)."""
+    decided = decided_stretch(instance, schedule, [(a, a) if org.jobs else None
+                                                   for a, org in zip(alone, instance.organizations)])
+    assert decided is not None  # every C^(k)alone is exact
+    return decided
+
+
+def decided_stretch(instance, schedule: Schedule, bounds: Sequence[tuple[int, int] | None]) -> Fraction | None:
+    """The Stretch when ``bounds``, each organization's (lower, upper)
+    bounds of C^(k)alone (None without jobs), decide it, else None. They
+    decide it when the organization with the largest upper ratio C^(k) /
+    lower has lower == upper: its ratio is exact, and every other ratio is
+    at most its own upper ratio, so at most this one."""
     makespans = local_makespans(instance, schedule)
-    return max(Fraction(makespans[k], alone[k]) for k, org in enumerate(instance.organizations) if org.jobs)
+    ratios = [(Fraction(makespans[k], pair[0]), pair[0] == pair[1]) for k, pair in enumerate(bounds)
+              if instance.organizations[k].jobs]
+    top, exact = max(ratios, key=lambda ratio: ratio[0])
+    return top if exact or any(r == top and e for r, e in ratios) else None
 
 
 def jain_index(instance, schedule: Schedule) -> Fraction:
@@ -54,11 +69,11 @@ def objective(instance, schedule: Schedule, name: str, references: dict) -> Frac
 
 
 def proven_stretch(instance, schedule: Schedule, references: dict) -> Fraction | None:
-    """MOSP Fig. 8's Stretch over the C^(k)alone proven upstream
-    (``references["alone"]``), else None: the cell then counts as missing in
-    a figure, never divided by a bound."""
-    alone = references.get("alone")
-    return None if alone is None else stretch(instance, schedule, alone)
+    """MOSP Fig. 8's Stretch over the bounds of C^(k)alone proven upstream
+    (``references["alone_bounds"]``, ``solvers.mosp.stretch``), where they
+    decide it, else None: the cell then counts as missing in a figure,
+    never divided by a bound."""
+    return decided_stretch(instance, schedule, references["alone_bounds"])
 
 
 METRICS = {"makespan": makespan, "jain-index": jain_index,

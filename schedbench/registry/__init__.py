@@ -48,8 +48,9 @@ class Family:
     - ``summary(instance, schedule, heuristic, references)``: what
       ``schedbench heuristic`` prints; ``search_start(rng, limits)``: where
       the worst-case search starts (both needed with heuristics);
-    - ``rule_references`` / ``metric_references(instance, time_limit,
-      objective)``: the exact optima the validator's rules / the metrics
+    - ``rule_references(instance, time_limit, objective)`` /
+      ``metric_references(instance, time_limit, objective, schedule)``: the
+      exact optima the validator's rules / the metrics (of that schedule)
       are measured against, proven by the solvers;
     - ``result_fields(instance, schedule)``: keys ``solve --json`` adds;
     - ``maximized``: the objectives maximised (the others are minimised);

@@ -2,7 +2,7 @@
 
 from schedbench.heuristics.mosp import own_references
 from schedbench.metrics import exact
-from schedbench.metrics.mosp import jain_index, lower_bound, makespan, stretch
+from schedbench.metrics.mosp import decided_stretch, jain_index, lower_bound, makespan
 from schedbench.schedule import Schedule
 from schedbench.validator import validate
 from schedbench.validator.mosp import local_makespans, local_values
@@ -10,14 +10,13 @@ from schedbench.validator.mosp import local_makespans, local_values
 def summary(instance, schedule: Schedule, heuristic: str | None, references: dict) -> dict:
     """Exact global and fairness metrics, the heuristic's own local
     references, and any breach of the format's references (``references["local"]``,
-    ref_k). Stretch needs every C^(k)alone (``references["alone"]``); when
-    one was not proven it is null and ``stretch_unproven`` says which."""
+    ref_k). Stretch needs the C^(k)alone that decide it
+    (``references["alone_bounds"]``); when one was not proven it is null and
+    ``stretch_unproven`` says which."""
     value, bound = makespan(instance, schedule), lower_bound(instance)
     makespans = local_makespans(instance, schedule)
-    if references.get("alone") is not None:
-        spread, unproven = stretch(instance, schedule, references["alone"]), {}
-    else:
-        spread, unproven = None, {"stretch_unproven": references.get("alone_unproven", "not computed")}
+    spread = decided_stretch(instance, schedule, references["alone_bounds"])
+    unproven = {} if spread is not None else {"stretch_unproven": references["alone_unproven"]}
     return {"makespan": value, **exact("lower_bound", bound), **exact("ratio_to_lower_bound", value / bound),
             "local_makespans": makespans, "sum_local_makespans": sum(makespans),
             "local_values": local_values(instance, schedule),

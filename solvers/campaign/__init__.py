@@ -64,10 +64,10 @@ def optimal_user_flows(instance, solver: str = PCMAX_ENGINE, time_limit: float =
     return tuple(sum(s.makespan for s in row) for row in optima)
 
 
-def metric_references(instance, time_limit: float, objective: str | None = None) -> dict:
+def metric_references(instance, time_limit: float, objective: str | None = None, schedule=None) -> dict:
     """What the metrics need: F_u* (``optimal_flows``, None when a campaign's
     optimum is not proven within ``time_limit``), for max-user-stretch or
-    for every metric (``objective`` None). Proven by the P||Cmax engine's
+    for every metric (``objective`` None), whatever the ``schedule``. Proven by the P||Cmax engine's
     default, not CP-SAT alone: on FAIRCAMP Fig. 4's workloads CP-SAT left
     campaigns unproven that the portfolio proves at a tenth of the time
     (docs/results/campaign_references.md)."""

@@ -23,6 +23,7 @@ from schedbench.solvers.cpsat import mosp as cpsat_model
 from schedbench.solvers.milp import mosp as milp_model
 from schedbench.solvers.exact.certificate import SEARCH_SHARE, confirm, other_methods, nested_unconfirmed
 from schedbench.solvers.mosp.local_search import improve
+from schedbench.solvers.mosp.stretch import stretch_references
 from schedbench.solvers.pcmax import PcmaxSolution, derived_cache, pcmax_optima, pcmax_optimum
 from schedbench.solvers.pcmax import result as pcmax_result
 from schedbench.validator.mosp import check, listed_references
@@ -95,15 +96,17 @@ def rule_references(instance, time_limit: float, objective: str | None = None) -
     return None if objective == "unconstrained-makespan" else local_references(instance, time_limit)
 
 
-def metric_references(instance, time_limit: float, objective: str | None = None) -> dict:
+def metric_references(instance, time_limit: float, objective: str | None = None,
+                      schedule: Schedule | None = None) -> dict:
     """What the metrics need: ref_k (``local``, for the breaches the summary
-    reports) and C^(k)alone (``alone``, or None with ``alone_unproven``);
-    the Stretch metric needs C^(k)alone only, the objectives nothing."""
-    if objective == "stretch":
-        return alone_references(instance, time_limit)
-    if objective is not None:
+    reports) and bounds of C^(k)alone that decide ``schedule``'s Stretch
+    (``alone_bounds``, with ``alone_unproven`` where they do not:
+    ``solvers.mosp.stretch``); the Stretch metric needs the bounds only,
+    the objectives nothing."""
+    if objective not in (None, "stretch"):
         return {}
-    return {"local": local_references(instance, time_limit), **alone_references(instance, time_limit)}
+    alone = {} if schedule is None else stretch_references(instance, schedule, time_limit)
+    return alone if objective == "stretch" else {"local": local_references(instance, time_limit), **alone}
 
 
 @dataclass(frozen=True)

@@ -175,11 +175,42 @@ def test_experiment_timing_estimates_the_full_run_from_its_batches():
 
     from bench.experiment_timing import table
 
-    batches = [{"batch": 1, "cells": 400, "seconds": 30.0, "statuses": {"feasible": 400}, "no_value": 0},
-               {"batch": 17, "cells": 400, "seconds": 18.0, "statuses": {"feasible": 399, "error": 1}, "no_value": 2}]
+    batches = [{"batch": "1/50", "cells": 400, "seconds": 30.0, "statuses": {"feasible": 400}, "no_value": 0},
+               {"batch": "17/50", "cells": 400, "seconds": 18.0, "statuses": {"feasible": 399, "error": 1}, "no_value": 2}]
     text = table(Path("bench/experiments/x.toml"), 50, 2, batches)
     assert "| 17/50 | 400 | 18.0 | 22.2 | 1 error, 399 feasible | 2 |" in text
     assert "50 x the mean batch (24.0 s): **20.0 minutes**" in text
+
+
+def test_experiment_timing_times_a_whole_run_and_keeps_its_store(tmp_path, monkeypatch, capsys):
+    """``--full --store``: the store holds every cell, a Stretch left
+    undecided counts as a cell without a value, the table says the real time."""
+    from bench import experiment_timing
+    from schedbench.harness.store import Store
+
+    experiment = tmp_path / "e.toml"
+    experiment.write_text('name = "e"\n[[grid]]\nfamily = "mosp"\ngenerator = "mosp-paper"\n'
+                          'params = { organizations = 3, jobs = 12 }\nseeds = 2\nheuristics = ["ilba"]\n'
+                          'metrics = ["stretch"]\n')
+    store = tmp_path / "kept.sqlite"
+    monkeypatch.setattr("sys.argv", ["t", str(experiment), "--full", "--store", str(store), "--workers", "1"])
+    experiment_timing.main()
+    assert "| full | 2 | " in capsys.readouterr().out
+    with Store(store, create=False) as db:
+        assert len(list(db.rows())) == 2
+    assert experiment_timing._no_metric({"metrics": '{"stretch":null}'})
+    assert not experiment_timing._no_metric({"metrics": '{"stretch":"3/2"}'}) and not experiment_timing._no_metric({})
+
+
+@pytest.mark.parametrize("argv", [[], ["--full", "--of", "2", "--batches", "1"], ["--of", "4", "--batches", "1", "2",
+                                                                                   "--store", "s.sqlite"]])
+def test_experiment_timing_refuses_a_run_it_cannot_time(argv, monkeypatch):
+    from bench import experiment_timing
+
+    monkeypatch.setattr("sys.argv", ["t", "e.toml", *argv])
+    with pytest.raises(SystemExit) as stopped:
+        experiment_timing.main()
+    assert stopped.value.code == 2
 
 
 @pytest.mark.parametrize("argv, field", [(["--first-seed", "-1"], "--first-seed"), (["--line", "nosuch"], "--line")])

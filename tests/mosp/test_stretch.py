@@ -1,0 +1,77 @@
+"""MOSP Fig. 8's Stretch decided from bounds of C^(k)alone
+(``solvers.mosp.stretch``, ``metrics.mosp.decided_stretch``): the same
+value as with every C^(k)alone proven, fewer proofs, and no value where the
+bounds do not decide it."""
+
+from fractions import Fraction
+
+import pytest
+
+import schedbench.solvers.mosp.stretch as lazy
+from schedbench.heuristics.mosp import PAPER_HEURISTICS
+from schedbench.instances.mosp import GENERATORS
+from schedbench.metrics.mosp import decided_stretch, proven_stretch, stretch
+from schedbench.solvers.mosp import alone_optima
+from schedbench.solvers.pcmax import PcmaxSolution, clear_cache
+from schedbench.validator.mosp import local_makespans
+
+PAPER = GENERATORS["mosp-paper"]
+
+
+@pytest.mark.parametrize("organizations, jobs", [(3, 12), (5, 20), (5, 40), (10, 30), (10, 60)])
+def test_the_decided_stretch_is_the_stretch_over_every_proven_alone(organizations, jobs):
+    for seed in range(6):
+        inst = PAPER(organizations=organizations, jobs=jobs, seed=seed)
+        alone = alone_optima(inst, 30)
+        for name, run in PAPER_HEURISTICS.items():
+            schedule = run(inst)
+            references = lazy.stretch_references(inst, schedule, 30)
+            assert "alone_unproven" not in references, (seed, name)
+            assert proven_stretch(inst, schedule, references) == stretch(inst, schedule, alone), (seed, name)
+            for (lower, upper), exact in zip((b for b in references["alone_bounds"] if b), (a for a in alone if a)):
+                assert lower <= exact <= upper  # every bound handed on is true
+
+
+def test_only_the_organizations_that_can_decide_the_maximum_are_solved(monkeypatch):
+    """N = 10, n = 500 (seed 2): the least loaded organizations decide it;
+    the large ones, whose C^(k) / L_k is below the Stretch, are never asked."""
+    clear_cache()
+    asked = []
+    solve = lazy.pcmax_optimum
+    monkeypatch.setattr(lazy, "pcmax_optimum", lambda jobs, *rest: asked.append(len(jobs)) or solve(jobs, *rest))
+    inst = PAPER(organizations=10, jobs=500, seed=2)
+    schedule = PAPER_HEURISTICS["ilba"](inst)
+    references = lazy.stretch_references(inst, schedule, 30)
+    value = proven_stretch(inst, schedule, references)
+    assert value is not None and len(asked) < sum(1 for org in inst.organizations if org.jobs)
+    makespans = local_makespans(inst, schedule)
+    for k, bounds in enumerate(references["alone_bounds"]):
+        if bounds and bounds[0] < bounds[1]:  # not proven: bounded out
+            assert Fraction(makespans[k], bounds[0]) <= value
+
+
+def test_bounds_that_do_not_decide_give_no_stretch():
+    inst = PAPER(organizations=3, jobs=12, seed=0)
+    schedule = PAPER_HEURISTICS["ilba"](inst)
+    makespans = local_makespans(inst, schedule)
+    exact = [(c, c) for c in makespans]  # C_alone = C^(k): every ratio 1
+    assert decided_stretch(inst, schedule, exact) == 1
+    loose = [(c - 1, c) if k == 0 else (c, c) for k, c in enumerate(makespans)]  # org 0 might reach C/(C-1)
+    assert decided_stretch(inst, schedule, loose) is None
+    tied = [(c, c + 5) if k == 0 else (c, c) for k, c in enumerate(makespans)]  # org 0 at most 1: ties the exact
+    assert decided_stretch(inst, schedule, tied) == 1
+
+
+def test_an_organization_not_proven_in_time_is_named_and_the_stretch_is_missing(monkeypatch):
+    clear_cache()
+    inst = PAPER(organizations=10, jobs=300, seed=0)
+    schedule = PAPER_HEURISTICS["lpt-lpt"](inst)
+
+    def unproven(jobs, machines, solver, limit):
+        return PcmaxSolution("feasible", sum(jobs), 1, (0,) * len(jobs), (0,) * len(jobs), "lpt")
+
+    monkeypatch.setattr(lazy, "pcmax_optimum", unproven)
+    monkeypatch.setattr(lazy, "_cheap_bounds", lambda jobs, machines: (1, sum(jobs)))
+    references = lazy.stretch_references(inst, schedule, 5)
+    assert references["alone_unproven"].startswith("--time-limit: C_alone of organization ")
+    assert proven_stretch(inst, schedule, references) is None
