@@ -50,8 +50,8 @@ def decided_stretch(instance, schedule: Schedule, bounds: Sequence[tuple[int, in
     makespans = local_makespans(instance, schedule)
     ratios = [(Fraction(makespans[k], pair[0]), pair[0] == pair[1]) for k, pair in enumerate(bounds)
               if instance.organizations[k].jobs]
-    top, exact = max(ratios, key=lambda ratio: ratio[0])
-    return top if exact or any(r == top and e for r, e in ratios) else None
+    top = max(ratio for ratio, _ in ratios)
+    return top if any(ratio == top and exact for ratio, exact in ratios) else None
 
 
 def jain_index(instance, schedule: Schedule) -> Fraction:

@@ -2,7 +2,7 @@
 
 from schedbench.heuristics.mosp import own_references
 from schedbench.metrics import exact
-from schedbench.metrics.mosp import decided_stretch, jain_index, lower_bound, makespan
+from schedbench.metrics.mosp import jain_index, lower_bound, makespan, proven_stretch
 from schedbench.schedule import Schedule
 from schedbench.validator import validate
 from schedbench.validator.mosp import local_makespans, local_values
@@ -15,7 +15,7 @@ def summary(instance, schedule: Schedule, heuristic: str | None, references: dic
     ``stretch_unproven`` says which."""
     value, bound = makespan(instance, schedule), lower_bound(instance)
     makespans = local_makespans(instance, schedule)
-    spread = decided_stretch(instance, schedule, references["alone_bounds"])
+    spread = proven_stretch(instance, schedule, references)
     unproven = {} if spread is not None else {"stretch_unproven": references["alone_unproven"]}
     return {"makespan": value, **exact("lower_bound", bound), **exact("ratio_to_lower_bound", value / bound),
             "local_makespans": makespans, "sum_local_makespans": sum(makespans),

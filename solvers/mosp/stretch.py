@@ -40,9 +40,10 @@ def stretch_references(instance, schedule: Schedule, time_limit: float) -> dict:
             break
         left = deadline - time.monotonic()
         if top in asked or left <= 0:
+            jobs = len(instance.organizations[top].jobs)
             return {"alone_bounds": _listed(instance, bounds),
-                    "alone_unproven": f"--time-limit: C_alone of organization {top} ({len(instance.organizations[top].jobs)} "
-                                      f"jobs) is not proven in time (between {lower} and {upper})"}
+                    "alone_unproven": f"--time-limit: C_alone of organization {top} ({jobs} jobs) is not proven "
+                                      f"in time (between {lower} and {upper})"}
         asked.add(top)
         found = pcmax_optimum(tuple(instance.organizations[top].jobs), machines, "portfolio", left)
         bounds[top] = (max(lower, found.bound), min(upper, found.makespan))
@@ -51,11 +52,9 @@ def stretch_references(instance, schedule: Schedule, time_limit: float) -> dict:
 
 def _cheap_bounds(jobs, machines: int) -> Bounds:
     """The engine's certified cheap bound (L0, L1, Martello-Toth L2) and LPT's makespan."""
-    machine_of, _ = lpt(jobs, [0] * machines)
-    loads = [0] * machines
-    for q, p in zip(machine_of, jobs):
-        loads[q] += p
-    return lower_bound(jobs, machines, max(loads))[0], max(loads)
+    _, start = lpt(jobs, [0] * machines)
+    upper = max(s + p for s, p in zip(start, jobs))
+    return lower_bound(jobs, machines, upper)[0], upper
 
 
 def _listed(instance, bounds: dict[int, Bounds]) -> tuple[Bounds | None, ...]:
