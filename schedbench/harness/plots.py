@@ -23,8 +23,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from schedbench.harness.analysis import (check_field, experiment_cells, field, half_width, mean, median_interval,
-                                       paired_t, percentile, ratio_rows, sort_key)
+from gmpy2 import mpq
+
+from schedbench.harness.analysis import (check_field, experiment_cells, field, half_width, median_interval, paired_t,
+                                       percentile, ratio_rows, rational_mean, sort_key)
 from schedbench.harness.statements import check_statements, verdicts
 from schedbench.harness.style import STYLES, FigureStyle, font_context, new_figure, series_style
 from schedbench.errors import UserInputError
@@ -175,10 +177,10 @@ def statistics(spec: dict, points: dict) -> list[dict[str, Any]]:
                    "exact": None,           # the exact centre, which statements read
                    "of": series, "at": x}   # the raw series and x, for drawing
             if values:
-                centre, down, up = _centre(values, stat)
+                exact, down, up = _centre(values, stat)
+                centre = float(exact)
                 row.update(centre=centre, low=centre - down, high=centre + up, min=float(min(values)),
-                           max=float(max(values)),
-                           exact=percentile(values, Fraction(1, 2)) if stat == "median" else mean(values))
+                           max=float(max(values)), exact=exact)
             out.append(row)
     return out
 
@@ -228,16 +230,16 @@ def _position(value: Any) -> float:
     return float(sort_key(value)[1])
 
 
-def _centre(values: list, stat: str) -> tuple[float, float, float]:
-    """(centre, distance down, distance up) of the 95% interval, floats for
-    drawing: the mean and its t interval (nothing for one value), or the
-    median and its order-statistic interval."""
+def _centre(values: list, stat: str) -> tuple[Fraction | mpq, float, float]:
+    """(exact centre, distance down, distance up) of the 95% interval, the
+    distances floats for drawing: the mean and its t interval (nothing for
+    one value), or the median and its order-statistic interval."""
     if stat == "median":
         middle = percentile(values, Fraction(1, 2))
         low, high, _ = median_interval(values)
-        return float(middle), float(middle - low), float(high - middle)
+        return middle, float(middle - low), float(high - middle)
     width = half_width(values) or 0.0
-    return float(mean(values)), width, width
+    return rational_mean(values), width, width
 
 
 @dataclass(frozen=True)

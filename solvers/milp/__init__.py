@@ -3,16 +3,19 @@
 PuLP does not expose CBC's best bound, so it is read from CBC's closing
 summary ("Lower bound:" after a stop on a limit). CBC checks its time limit
 between phases only, so a CBC still running ``CBC_GRACE`` seconds past its
-limit is killed (``_cbc_deadline``), and the answer is unknown.
+limit is killed (``_cbc_watch``), and the answer is unknown. A CBC that
+deadlocks is killed too, and serial CBC gets the time left.
 """
 
 import os
 import re
 import tempfile
 import threading
+import time
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import psutil
 import pulp
@@ -57,60 +60,111 @@ UNKNOWN = ModelOutcome("unknown", None, None, None)
 #: Seconds past its limit a CBC process may run before it is killed: on a
 #: time-indexed campaign model of 150 jobs its root LP ran 20 s past a 5 s limit.
 CBC_GRACE = 0.5
+#: Seconds a CBC process may sleep without using the CPU before it is taken
+#: for deadlocked. CBC's threaded search (``threads=1``) deadlocks at its
+#: start now and then (coin-or/Cbc#640: 19 of 300 runs of a 6-item model,
+#: asleep at 0 s of CPU); a working CBC is never asleep, it computes.
+CBC_STALL = 0.5
+#: How often the watcher looks at the CBC process.
+_POLL = 0.05
+
+
+@dataclass(frozen=True)
+class _Watch:
+    """How a watched CBC run ended, if the watcher ended it."""
+
+    killed: threading.Event   # still running past its limit plus CBC_GRACE
+    stalled: threading.Event  # asleep without using the CPU for CBC_STALL seconds
+
+
+def _asleep_for(child: psutil.Process, seen: dict[int, tuple[float, float]]) -> float:
+    """Seconds ``child`` has been asleep without its CPU time moving (0 when it works)."""
+    with child.oneshot():
+        times, asleep = child.cpu_times(), child.status() in (psutil.STATUS_SLEEPING, psutil.STATUS_DISK_SLEEP)
+    used, now = times.user + times.system, time.monotonic()
+    last = seen.get(child.pid)
+    if not asleep or last is None or last[0] != used:
+        seen[child.pid] = (used, now)
+        return 0.0
+    return now - last[1]
 
 
 @contextmanager
-def _cbc_deadline(seconds: float, folder: str) -> Iterator[threading.Event]:
+def _cbc_watch(seconds: float, folder: str) -> Iterator[_Watch]:
     """Kill the CBC process of this run (its command line names ``folder``,
     the run's own directory for PuLP's files) once ``seconds`` plus
-    ``CBC_GRACE`` have passed (PuLP then raises ``PulpSolverError``); the
-    event yielded is set when it was killed. Other runs' CBC processes (a
-    Dask worker runs tasks in threads) are never touched."""
-    me = psutil.Process()
-    done, killed = threading.Event(), threading.Event()
+    ``CBC_GRACE`` have passed, or once it has slept ``CBC_STALL`` seconds
+    without using the CPU (PuLP then raises ``PulpSolverError``). Other
+    runs' CBC processes (a Dask worker runs tasks in threads) are never
+    touched."""
+    me, done = psutil.Process(), threading.Event()
+    ended = _Watch(threading.Event(), threading.Event())
+    deadline = time.monotonic() + seconds + CBC_GRACE
 
     def watch() -> None:
-        if done.wait(seconds + CBC_GRACE):
-            return
-        while not done.wait(0.05):  # CBC may start late: PuLP writes the model first
+        seen: dict[int, tuple[float, float]] = {}
+        while not done.wait(_POLL):  # CBC may start late: PuLP writes the model first
             for child in me.children():
                 try:
-                    if any(folder in part for part in child.cmdline()):
-                        child.kill()
-                        killed.set()
+                    if not any(folder in part for part in child.cmdline()):
+                        continue
+                    if time.monotonic() > deadline:
+                        ended.killed.set()
+                    elif _asleep_for(child, seen) >= CBC_STALL:
+                        ended.stalled.set()
+                    else:
+                        continue
+                    child.kill()
                 except psutil.Error:  # it ended meanwhile
                     pass
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     try:
-        yield killed
+        yield ended
     finally:
         done.set()
         watcher.join()
 
 
+def _cbc(time_limit: float, folder: str, warm_start: bool, threaded: bool) -> pulp.PULP_CBC_CMD:
+    """PuLP's CBC command writing its files and log into ``folder``."""
+    with warnings.catch_warnings():
+        # PuLP 3 deprecates its bundled CBC for 4.0; pyproject pins pulp < 4.
+        warnings.simplefilter("ignore", DeprecationWarning)
+        command = pulp.PULP_CBC_CMD(msg=False, timeLimit=max(0.1, time_limit), gapRel=0, gapAbs=0,
+                                    warmStart=warm_start, logPath=os.path.join(folder, "cbc.log"),
+                                    threads=1 if threaded else None)
+    command.tmpDir = folder
+    return command
+
+
+def _solved(problem: pulp.LpProblem, time_limit: float, folder: str, warm_start: bool) -> bool:
+    """Whether CBC answered within ``time_limit``. The threaded search
+    (``threads=1``) proves some models serial CBC leaves open (docs/frontier.md,
+    "CBC without its threaded search"), so it goes first; when it deadlocks,
+    serial CBC, which never did here, gets the time left."""
+    began = time.monotonic()
+    for threaded in (True, False):
+        left = time_limit - (time.monotonic() - began)
+        with _cbc_watch(left, folder) as ended:
+            try:
+                problem.solve(_cbc(left, folder, warm_start, threaded))
+                return True
+            except pulp.PulpSolverError:
+                if not (ended.killed.is_set() or ended.stalled.is_set()):
+                    raise
+                if ended.killed.is_set():  # past its limit
+                    return False
+    return False
+
+
 def run(problem: pulp.LpProblem, time_limit: float, values, objective=None, warm_start: bool = False) -> ModelOutcome:
     """Solve with CBC; read ``values`` (PuLP variables or expressions) as integers."""
     with tempfile.TemporaryDirectory(prefix="schedbench-cbc-") as folder:  # removed with what a kill leaves
-        log_path = os.path.join(folder, "cbc.log")
-        with warnings.catch_warnings():
-            # PuLP 3 deprecates its bundled CBC for 4.0; pyproject pins pulp < 4.
-            warnings.simplefilter("ignore", DeprecationWarning)
-            # threads=1 starts CBC's threaded search, which now and then hangs until killed below
-            # (coin-or/Cbc#640); serial CBC never did here but lost the max-user-stretch MILP frontier
-            # entry (docs/frontier.md, "CBC without its threaded search"), so the threaded one stays
-            command = pulp.PULP_CBC_CMD(msg=False, timeLimit=max(0.1, time_limit), gapRel=0, gapAbs=0,
-                                        warmStart=warm_start, logPath=log_path, threads=1)
-        command.tmpDir = folder
-        with _cbc_deadline(time_limit, folder) as killed:
-            try:
-                problem.solve(command)
-            except pulp.PulpSolverError:
-                if killed.is_set():  # past its limit
-                    return UNKNOWN
-                raise
-        with open(log_path) as handle:
+        if not _solved(problem, time_limit, folder, warm_start):
+            return UNKNOWN
+        with open(os.path.join(folder, "cbc.log")) as handle:
             log = handle.read()
     status = _SOL_STATUS.get(problem.sol_status, "unknown")
     if problem.status == pulp.LpStatusInfeasible:
