@@ -273,6 +273,7 @@ def rational_mean(values: list[Fraction]) -> mpq:
 
 
 def exact_sum(values: Iterable[Fraction | int | float]) -> Fraction:
+    """``rational_sum`` as a Fraction of Python ints (for tables and JSON)."""
     total = rational_sum(values)
     return Fraction(int(total.numerator), int(total.denominator))
 

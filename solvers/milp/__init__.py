@@ -89,6 +89,17 @@ def _asleep_for(child: psutil.Process, seen: dict[int, tuple[float, float]]) -> 
     return now - last[1]
 
 
+def _run_of(me: psutil.Process, folder: str) -> psutil.Process | None:
+    """The child process whose command line names ``folder`` (this run's CBC), if it has started."""
+    for child in me.children():
+        try:
+            if any(folder in part for part in child.cmdline()):
+                return child
+        except psutil.Error:  # another child that ended meanwhile
+            pass
+    return None
+
+
 @contextmanager
 def _cbc_watch(seconds: float, folder: str) -> Iterator[_Watch]:
     """Kill the CBC process of this run (its command line names ``folder``,
@@ -103,20 +114,21 @@ def _cbc_watch(seconds: float, folder: str) -> Iterator[_Watch]:
 
     def watch() -> None:
         seen: dict[int, tuple[float, float]] = {}
-        while not done.wait(_POLL):  # CBC may start late: PuLP writes the model first
-            for child in me.children():
-                try:
-                    if not any(folder in part for part in child.cmdline()):
-                        continue
-                    if time.monotonic() > deadline:
-                        ended.killed.set()
-                    elif _asleep_for(child, seen) >= CBC_STALL:
-                        ended.stalled.set()
-                    else:
-                        continue
-                    child.kill()
-                except psutil.Error:  # it ended meanwhile
-                    pass
+        cbc = None
+        while not done.wait(_POLL):
+            try:
+                cbc = cbc or _run_of(me, folder)  # CBC may start late: PuLP writes the model first
+                if cbc is None:
+                    continue
+                if time.monotonic() > deadline:
+                    ended.killed.set()
+                elif _asleep_for(cbc, seen) >= CBC_STALL:
+                    ended.stalled.set()
+                else:
+                    continue
+                cbc.kill()
+            except psutil.Error:  # it ended meanwhile
+                pass
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
@@ -152,10 +164,10 @@ def _solved(problem: pulp.LpProblem, time_limit: float, folder: str, warm_start:
                 problem.solve(_cbc(left, folder, warm_start, threaded))
                 return True
             except pulp.PulpSolverError:
-                if not (ended.killed.is_set() or ended.stalled.is_set()):
-                    raise
                 if ended.killed.is_set():  # past its limit
                     return False
+                if not ended.stalled.is_set():
+                    raise
     return False
 
 
