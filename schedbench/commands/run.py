@@ -47,18 +47,18 @@ def run(experiments, quick, store, workers, cluster, batch, report_dir, progress
     from schedbench.harness.runner import pending_tasks, run_experiment
     from schedbench.harness.store import Store
 
-    chosen = [load(p, quick) for p in (experiments or shipped_experiments())]
+    span = parse_batch(batch)
+    chosen = [load(p, quick, span) for p in (experiments or shipped_experiments())]
     names = [e.name for e in chosen]
     if len(set(names)) != len(names):
         raise UserInputError("EXPERIMENTS", f"two experiments share a name: {names}")
-    span = parse_batch(batch)
     failed = 0
     with Store(store) as db:
-        pending = len({c.cell_id for e in chosen for t in pending_tasks(e, db, span)[0] for c in t.cells})
+        pending = len({c.cell_id for e in chosen for t in pending_tasks(e, db)[0] for c in t.cells})
         with tqdm(total=pending, unit="cell", file=sys.stderr, disable=not progress, smoothing=0.1) as bar:
             for experiment in chosen:
                 bar.set_description(experiment.name)
-                summary = run_experiment(experiment, db, workers or os.cpu_count() or 1, cluster, span,
+                summary = run_experiment(experiment, db, workers or os.cpu_count() or 1, cluster,
                                          " ".join(sys.argv), bar.update)
                 statuses = ", ".join(f"{n} {s}" for s, n in sorted(summary.statuses.items())) or "nothing new"
                 bar.write(f"{summary.experiment}: {summary.cells} cells, {summary.skipped} already stored, "

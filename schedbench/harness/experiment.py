@@ -90,6 +90,23 @@ class Task:
 
 
 @dataclass(frozen=True)
+class Source:
+    """A grid's (or claims table's) instances and what it asks of each; the
+    cells are built per instance, for the instances a run (or batch) runs."""
+
+    experiment: str
+    specs: list[InstanceSpec]
+    asked: list[tuple[str, str | None, str, str, dict, float | None]]  # key, objective, kind, name, options, limit
+    metrics: tuple[str, ...]
+    keep_schedule: bool
+
+    def task(self, spec: InstanceSpec) -> Task:
+        return Task(self.experiment, spec, tuple(
+            Cell(cell_id(spec, key), spec, objective, kind, name, options, limit, self.metrics, self.keep_schedule)
+            for key, objective, kind, name, options, limit in self.asked))
+
+
+@dataclass(frozen=True)
 class Experiment:
     name: str
     title: str
@@ -116,8 +133,9 @@ def cell_id(instance: InstanceSpec, asked: str) -> str:
     return hashlib.sha256(f"{instance.text}\n{asked}".encode()).hexdigest()
 
 
-def load(path: str | Path, quick: bool = False) -> Experiment:
-    """Read and check an experiment file; every mistake names its field."""
+def load(path: str | Path, quick: bool = False, batch: tuple[int, int] | None = None) -> Experiment:
+    """Read and check an experiment file; every mistake names its field.
+    With ``batch`` (K, N) its tasks are batch K of N only (``select_batch``)."""
     path = Path(path)
     try:
         text = path.read_text()
@@ -127,10 +145,11 @@ def load(path: str | Path, quick: bool = False) -> Experiment:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise UserInputError("EXPERIMENT", f"{path} is not valid TOML: {exc}") from None
-    return parse(data, text, path.parent, quick, default_name=path.stem)
+    return parse(data, text, path.parent, quick, default_name=path.stem, batch=batch)
 
 
-def parse(data: dict, text: str, base: Path, quick: bool, default_name: str) -> Experiment:
+def parse(data: dict, text: str, base: Path, quick: bool, default_name: str,
+          batch: tuple[int, int] | None = None) -> Experiment:
     _known(data, TOP_KEYS, "")
     name = data.get("name", default_name)
     if not isinstance(name, str) or not name:
@@ -146,16 +165,16 @@ def parse(data: dict, text: str, base: Path, quick: bool, default_name: str) -> 
     for index, spec in enumerate(figures):
         check_figure(spec, f"figure[{index}]")
     _distinct([spec["name"] for spec in figures], "figure", "the figure name")
-    tasks = _tasks(name, grids, claims, base, quick)
-    variants = [(tasks, quick)]
+    sources = _sources(name, grids, claims, base, quick)
+    variants = [(sources, quick)]
     if not quick and any(isinstance(table, dict) and "quick" in table for table in grids + claims):
         # the quick variant is checked too (it is small): a bad override fails now, not on --quick
-        variants.append((_tasks(name, grids, claims, base, True), True))
+        variants.append((_sources(name, grids, claims, base, True), True))
     for variant, is_quick in variants:
-        computed = {metric for task in variant for cell in task.cells[:1] for metric in cell.metrics}
+        computed = {metric for source in variant for metric in source.metrics}
         for index, spec in enumerate(figures):
             _drawable(spec, computed, f"figure[{index}]", is_quick)
-    return Experiment(name, str(data.get("title", name)), text, quick, _unique(tasks))
+    return Experiment(name, str(data.get("title", name)), text, quick, select_batch(sources, batch))
 
 
 def _drawable(spec: dict, computed: set[str], where: str, quick: bool) -> None:
@@ -175,16 +194,16 @@ def _known(table: Any, allowed: set[str], where: str) -> None:
     keys_of(table, allowed, where)
 
 
-def _tasks(name: str, grids: list, claims: list, base: Path, quick: bool) -> list[Task]:
-    """The tasks of every grid and claims table, in the variant asked for."""
-    tasks: list[Task] = []
+def _sources(name: str, grids: list, claims: list, base: Path, quick: bool) -> list[Source]:
+    """The instances and cells of every grid and claims table, in the variant asked for."""
+    sources: list[Source] = []
     for index, grid in enumerate(grids):
         where = f"grid[{index}]"
-        tasks += _variant(lambda table: _grid_tasks(name, table, base, where), grid, quick, where, GRID_KEYS)
+        sources.append(_variant(lambda table: _grid_source(name, table, base, where), grid, quick, where, GRID_KEYS))
     for index, entry in enumerate(claims):
         where = f"claims[{index}]"
-        tasks.append(_variant(lambda table: _claims_task(name, table, where), entry, quick, where, CLAIMS_KEYS))
-    return tasks
+        sources.append(_variant(lambda table: _claims_source(name, table, where), entry, quick, where, CLAIMS_KEYS))
+    return sources
 
 
 def _variant(build: Callable[[dict], Any], table: Any, quick: bool, where: str, allowed: set[str]) -> Any:
@@ -208,20 +227,7 @@ def _variant(build: Callable[[dict], Any], table: Any, quick: bool, where: str, 
         raise UserInputError(exc.field, f"{exc.message} (with the {where}.quick overrides)") from None
 
 
-def _unique(tasks: list[Task]) -> tuple[Task, ...]:
-    """Merge tasks of the same instance and drop repeated cells (two grids may overlap)."""
-    merged: dict[str, list[Cell]] = {}
-    first: dict[str, Task] = {}
-    for task in tasks:
-        key = task.instance.text
-        first.setdefault(key, task)
-        cells = merged.setdefault(key, [])
-        seen = {c.cell_id for c in cells}
-        cells += [c for c in task.cells if c.cell_id not in seen]
-    return tuple(Task(first[k].experiment, first[k].instance, tuple(cells)) for k, cells in merged.items())
-
-
-def _grid_tasks(experiment: str, grid: dict, base: Path, where: str) -> list[Task]:
+def _grid_source(experiment: str, grid: dict, base: Path, where: str) -> Source:
     family = grid.get("family")
     if family not in FAMILIES:
         raise UserInputError(f"{where}.family", f"unknown family {family!r} (known: {', '.join(FAMILIES)})")
@@ -239,9 +245,7 @@ def _grid_tasks(experiment: str, grid: dict, base: Path, where: str) -> list[Tas
            set(grid.get("vary", {})))
     asked = [(algorithm_key(objective, kind, name, options, limit, metrics, keep), objective, kind, name, options, limit)
              for objective in objectives for kind, name, options, limit in algorithms]
-    return [Task(experiment, spec, tuple(Cell(cell_id(spec, key), spec, objective, kind, name, options, limit, metrics,
-                                              keep) for key, objective, kind, name, options, limit in asked))
-            for spec in specs]
+    return Source(experiment, specs, asked, metrics, keep)
 
 
 def _instance_specs(family: str, grid: dict, base: Path, where: str):
@@ -408,7 +412,7 @@ def _seconds(value: Any, where: str) -> float:
     return float(value)
 
 
-def _claims_task(experiment: str, entry: dict, where: str) -> Task:
+def _claims_source(experiment: str, entry: dict, where: str) -> Source:
     family = entry.get("family")
     if family not in families.names() or families.ledger(family) is None:
         known = [f for f in families.names() if families.ledger(f)]
@@ -424,9 +428,8 @@ def _claims_task(experiment: str, entry: dict, where: str) -> Task:
                                                 f"got {options['solver']!r}")
     _seconds(limit, f"{where}.time_limit")
     spec = InstanceSpec(family, "claims", options, options["seed"])
-    cell = Cell(cell_id(spec, algorithm_key(None, "claims", family, {}, float(limit))), spec, None, "claims", family, {},
-                float(limit), (), False)
-    return Task(experiment, spec, (cell,))
+    return Source(experiment, [spec], [(algorithm_key(None, "claims", family, {}, float(limit)), None, "claims", family,
+                                        {}, float(limit))], (), False)
 
 
 def build_instance(spec: InstanceSpec):
@@ -501,13 +504,30 @@ def _probe(family: str, specs: list[InstanceSpec], heuristics: list[tuple[str, d
                                          exc.message) from None
 
 
-def select_batch(tasks: tuple[Task, ...], batch: tuple[int, int] | None) -> tuple[Task, ...]:
-    """Batch K of N (1-based) for job arrays: tasks dealt round-robin in a fixed order."""
-    if batch is None:
-        return tasks
-    k, n = batch
-    ordered = sorted(tasks, key=lambda t: t.instance.text)
-    return tuple(t for i, t in enumerate(ordered) if i % n == k - 1)
+def select_batch(sources: list[Source], batch: tuple[int, int] | None) -> tuple[Task, ...]:
+    """The tasks of batch K of N (1-based; every task without a batch): one
+    per instance, with the cells every source asks of it (two grids may
+    overlap). A batch deals the instances round-robin in the order of their
+    keys, a fixed order whatever the file's, and builds only its own cells:
+    a batch of a grid of millions of cells costs its share of them."""
+    askers: dict[str, list[Source]] = {}
+    specs: dict[str, InstanceSpec] = {}
+    for source in sources:
+        for spec in source.specs:
+            askers.setdefault(spec.text, []).append(source)
+            specs.setdefault(spec.text, spec)
+    keys = list(askers) if batch is None else sorted(askers)[batch[0] - 1::batch[1]]
+    return tuple(_task(askers[key], specs[key]) for key in keys)
+
+
+def _task(askers: list[Source], spec: InstanceSpec) -> Task:
+    if len(askers) == 1:
+        return askers[0].task(spec)
+    cells: dict[str, Cell] = {}
+    for source in askers:
+        for cell in source.task(spec).cells:
+            cells.setdefault(cell.cell_id, cell)
+    return Task(askers[0].experiment, spec, tuple(cells.values()))
 
 
 def parse_batch(text: str | None) -> tuple[int, int] | None:

@@ -29,7 +29,7 @@ from typing import Any
 
 import schedbench
 from schedbench.harness.cells import machine, run_task
-from schedbench.harness.experiment import Experiment, Task, select_batch
+from schedbench.harness.experiment import Experiment, Task
 from schedbench.harness.store import Store
 from schedbench.errors import UserInputError
 
@@ -45,11 +45,11 @@ class Summary:
     statuses: dict[str, int]
 
 
-def pending_tasks(experiment: Experiment, store: Store, batch: tuple[int, int] | None) -> tuple[list[Task], int]:
-    """The batch's tasks reduced to their cells not yet stored, and how many cells were skipped."""
+def pending_tasks(experiment: Experiment, store: Store) -> tuple[list[Task], int]:
+    """The tasks reduced to their cells not yet stored, and how many cells were skipped."""
     done = store.finished()
     tasks, skipped = [], 0
-    for task in select_batch(experiment.tasks, batch):
+    for task in experiment.tasks:
         cells = tuple(c for c in task.cells if c.cell_id not in done)
         skipped += len(task.cells) - len(cells)
         if cells:
@@ -58,16 +58,15 @@ def pending_tasks(experiment: Experiment, store: Store, batch: tuple[int, int] |
 
 
 def run_experiment(experiment: Experiment, store: Store, workers: int = 1, cluster: Any = None,
-                   batch: tuple[int, int] | None = None, command: str = "",
-                   progress: Callable[[int], object] | None = None) -> Summary:
-    """Run every pending cell of ``experiment`` (of batch K/N) and store each bundle as it finishes.
+                   command: str = "", progress: Callable[[int], object] | None = None) -> Summary:
+    """Run every pending cell of ``experiment`` (its tasks: a batch of the
+    file's, if loaded as one) and store each bundle as it finishes.
 
     ``cluster`` is a Dask scheduler address (or a ``LocalCluster``); without it,
     ``workers`` local processes (1: in this process)."""
     client = dask_client(cluster) if cluster is not None else None   # fail before anything is recorded
-    store.add_members(experiment.name, experiment.quick,
-                      (c.cell_id for task in select_batch(experiment.tasks, batch) for c in task.cells))
-    tasks, skipped = pending_tasks(experiment, store, batch)
+    store.add_members(experiment.name, experiment.quick, (c.cell_id for task in experiment.tasks for c in task.cells))
+    tasks, skipped = pending_tasks(experiment, store)
     run_id = store.add_run({"experiment": experiment.name, "experiment_text": experiment.text,
                             "quick": int(experiment.quick), "command": command,
                             "started_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),

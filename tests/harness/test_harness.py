@@ -103,6 +103,21 @@ def test_quick_overrides_and_overlapping_grids(tmp_path):
     assert load(write(tmp_path, doubled)).cells == 200  # the same cells twice are one cell
 
 
+def test_batches_deal_the_instances_of_overlapping_grids_in_key_order(tmp_path):
+    """Batch K of N is every N-th instance in the order of the instance keys,
+    each with the cells of every grid that asks for it: the batches of a
+    file partition its tasks, cell for cell, whatever order its grids are in."""
+    wider = GRID_200.replace('heuristics = ["list", "lpt", "spt", "mlpt"]', 'heuristics = ["lpt", "multifit"]')
+    path = write(tmp_path, GRID_200 + wider[wider.index("[[grid]]"):].replace("jobs = [6, 8]", "jobs = [8, 10]"))
+    whole = {t.instance.text: {c.cell_id for c in t.cells} for t in load(path).tasks}
+    assert len(whole) == 60 and sum(map(len, whole.values())) == 200 + 40 * 3 - 20 * 2
+    batches = [load(path, batch=(k, 7)).tasks for k in range(1, 8)]
+    dealt = sorted(whole)
+    for k, tasks in enumerate(batches):
+        assert [t.instance.text for t in tasks] == dealt[k::7]
+        assert all({c.cell_id for c in t.cells} == whole[t.instance.text] for t in tasks)
+
+
 @pytest.mark.parametrize("quick", ["seeds = 0", "vary = { jobs = [6, 6] }", "metrics = [\"nope\"]",
                                    "solvers = [{ name = \"cpsat\", time_limit = -1 }]"])
 def test_a_bad_quick_override_is_refused_by_either_variant_and_named_where_written(tmp_path, quick):
