@@ -139,7 +139,7 @@ def solve(instance, objective: str, solver: str, time_limit: float, formulation:
 
     def ask(backend_model, limits, seconds):
         chosen = formulation if backend_model is model else "default"  # a confirming backend: its own default
-        return _answer(instance, question(limits, chosen), backend_model, seconds)
+        return answer(instance, question(limits, chosen), backend_model, seconds)
 
     search = minimize_max_ratio(denominators, lower, lower_proof, incumbent_value, incumbent, value_of, MODELS,
                                 solver, ask, max(deadline - time.monotonic(), 0.01))
@@ -215,7 +215,7 @@ def _sum_user_flow(instance, lower_delta, incumbent, incumbent_value, value_of, 
         better = CampaignSpec(instance, lower_delta, objective="sum-user-flow", cutoff=cutoff)
 
         def ask(backend_model, seconds):
-            return _answer(instance, better, backend_model, seconds)
+            return answer(instance, better, backend_model, seconds)
 
         done = confirm(other_methods(MODELS, solver, ask), deadline)
         details.update(done.details(claimed, solver, certified))
@@ -228,7 +228,7 @@ def _sum_user_flow(instance, lower_delta, incumbent, incumbent_value, value_of, 
                   time.monotonic() - began, details, proof)
 
 
-def _answer(instance, spec: CampaignSpec, backend_model, seconds: float):
+def answer(instance, spec: CampaignSpec, backend_model, seconds: float):
     """(status, schedule) of ``spec`` asked to a backend; empty start windows
     refute it by formula, before any model."""
     if spec.trivially_infeasible():

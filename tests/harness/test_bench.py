@@ -319,3 +319,31 @@ def test_every_frontier_line_builds_its_instances_at_the_sizes_it_claims():
                 assert sizes == sorted(sizes), line["name"]
                 target = 45 if line["generator"] == "small" else 40
                 assert sizes[0] < target < sizes[-1] or target in sizes, (line["name"], sizes)
+
+
+def test_confirmation_costs_asks_each_method_the_claims_question(tmp_path, monkeypatch):
+    """A claim at the optimum is refuted by every method; a claim above it
+    is not (a schedule better than it exists); only campaign CP-SAT solves
+    left unconfirmed are measured."""
+    import json
+    from dataclasses import replace
+
+    from bench import confirmation_costs
+    from schedbench.solvers import campaign
+
+    line = {"name": "tiny", "generator": "small", "grow": "jobs", "steps": [[2, 2]],
+            "params": {"users": [2, 2], "campaigns": [2, 2], "length": [1, 9], "machines": [2, 2]}}
+    optimum = campaign.solve(confirmation_costs.instance(line, 0, 0), "sum-user-flow", "cpsat", 20)
+    assert optimum.status == "optimal"
+    for claim, answer in ((optimum.objective, "refuted"), (optimum.objective + 1, "optimal")):
+        claimed = replace(optimum, status="feasible", details={"unconfirmed": {"bound": str(claim)}})
+        monkeypatch.setattr(campaign, "solve", lambda *args, claimed=claimed: claimed)
+        cells = confirmation_costs.measure(line, {"line": "tiny", "step": 0, "seed": 0}, 20)
+        assert cells[6] == str(claim) and all(cell.startswith(answer) for cell in cells[7:]), cells
+    rows = [{"family": "campaign", "backend": "cpsat", "unconfirmed": True, "seed": 1},
+            {"family": "campaign", "backend": "milp", "unconfirmed": True, "seed": 2},
+            {"family": "mosp", "backend": "cpsat", "unconfirmed": True, "seed": 3},
+            {"family": "campaign", "backend": "cpsat", "unconfirmed": False, "seed": 4}]
+    log = tmp_path / "log.jsonl"
+    log.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert [r["seed"] for r in confirmation_costs.unconfirmed_solves(log)] == [1]
