@@ -21,12 +21,12 @@ fails.
 import argparse
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from bench.frontier import instance, lines
 from bench.results_log import rerun_command, write_generated
 from schedbench.solvers import campaign
-from schedbench.solvers.campaign.spec import CampaignSpec
 from schedbench.solvers.exact import settings
 from schedbench.solvers.exact.certificate import other_methods
 
@@ -39,7 +39,8 @@ def unconfirmed_solves(results: Path) -> list[dict]:
     return [r for r in rows if r["family"] == "campaign" and r["backend"] == "cpsat" and r["unconfirmed"]]
 
 
-def timed(question, limit: float) -> str:
+def timed(question: Callable[[float], tuple[str, object]], limit: float) -> str:
+    """What ``question`` answered within ``limit`` seconds, and how fast."""
     began = time.perf_counter()
     status, _ = question(limit)
     return f"{'refuted' if status == 'infeasible' else status} in {time.perf_counter() - began:.1f} s"
@@ -55,9 +56,8 @@ def measure(line: dict, row: dict, limit: float) -> list[str]:
     cells = [row["line"], str(row["step"]), str(row["seed"]), str(len(inst.lengths)), result.status, searched]
     if claim is None:
         return cells + ["-"] * 4
-    optima = campaign.campaign_optima(inst, "cpsat", limit)
-    lower = tuple(tuple(s.bound for s in found) for found in optima)
-    better = CampaignSpec(inst, lower, objective=OBJECTIVE, cutoff=int(claim) - 1)
+    lower_delta = campaign.lower_deltas(campaign.campaign_optima(inst, "cpsat", limit))
+    better = campaign.sum_flow_below(inst, lower_delta, int(claim))
 
     def ask(model, seconds):
         return campaign.answer(inst, better, model, seconds)

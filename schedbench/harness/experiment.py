@@ -510,23 +510,18 @@ def select_batch(sources: list[Source], batch: tuple[int, int] | None) -> tuple[
     overlap). A batch deals the instances round-robin in the order of their
     keys, a fixed order whatever the file's, and builds only its own cells:
     a batch of a grid of millions of cells costs its share of them."""
-    askers: dict[str, list[Source]] = {}
-    specs: dict[str, InstanceSpec] = {}
+    askers: dict[str, tuple[InstanceSpec, list[Source]]] = {}
     for source in sources:
         for spec in source.specs:
-            askers.setdefault(spec.text, []).append(source)
-            specs.setdefault(spec.text, spec)
+            askers.setdefault(spec.text, (spec, []))[1].append(source)
     keys = list(askers) if batch is None else sorted(askers)[batch[0] - 1::batch[1]]
-    return tuple(_task(askers[key], specs[key]) for key in keys)
+    return tuple(_task(*askers[key]) for key in keys)
 
 
-def _task(askers: list[Source], spec: InstanceSpec) -> Task:
-    if len(askers) == 1:
-        return askers[0].task(spec)
-    cells: dict[str, Cell] = {}
-    for source in askers:
-        for cell in source.task(spec).cells:
-            cells.setdefault(cell.cell_id, cell)
+def _task(spec: InstanceSpec, askers: list[Source]) -> Task:
+    """The instance's task: the cells of every source that asks for it, each
+    once, in the order first asked (a cell's id covers every field it has)."""
+    cells = {cell.cell_id: cell for source in askers for cell in source.task(spec).cells}
     return Task(askers[0].experiment, spec, tuple(cells.values()))
 
 

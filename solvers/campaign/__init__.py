@@ -76,6 +76,17 @@ def metric_references(instance, time_limit: float, objective: str | None = None,
     return {"optimal_flows": optimal_user_flows(instance, PCMAX_ENGINE, time_limit)}
 
 
+def lower_deltas(optima) -> tuple[tuple[int, ...], ...]:
+    """Each campaign's certified lower bound on its Δ_i: its P||Cmax bound alone."""
+    return tuple(tuple(s.bound for s in row) for row in optima)
+
+
+def sum_flow_below(instance, lower_delta, value: int) -> CampaignSpec:
+    """The question that confirms a sum-user-flow claim: a schedule whose sum
+    of user flows is below ``value``?"""
+    return CampaignSpec(instance, lower_delta, objective="sum-user-flow", cutoff=value - 1)
+
+
 def _chain_of_optima(instance, optima) -> Schedule:
     """One user's campaigns back to back (camp(A) with A = the optimum)."""
     plans = iter(optima[0])
@@ -124,7 +135,7 @@ def solve(instance, objective: str, solver: str, time_limit: float, formulation:
     def value_of(schedule: Schedule) -> Fraction:
         return objective_value(instance, schedule, objective, flows_star)
 
-    lower_delta = tuple(tuple(s.bound for s in row) for row in optima)
+    lower_delta = lower_deltas(optima)
     if instance.n_users == 1:
         return _one_user(instance, objective, optima, proven, value_of, solver, began, details)
 
@@ -212,7 +223,7 @@ def _sum_user_flow(instance, lower_delta, incumbent, incumbent_value, value_of, 
     claimed = value if outcome.status in (OPTIMAL, INFEASIBLE) else Fraction(outcome.bound or 0)
     if claimed > certified and min(claimed, value) - 1 >= certified:
         cutoff = int(min(claimed, value)) - 1
-        better = CampaignSpec(instance, lower_delta, objective="sum-user-flow", cutoff=cutoff)
+        better = sum_flow_below(instance, lower_delta, cutoff + 1)
 
         def ask(backend_model, seconds):
             return answer(instance, better, backend_model, seconds)
