@@ -9,8 +9,11 @@ organization with the largest such ratio has a proven C^(k)alone (its
 bound met by a schedule), its ratio is the Stretch exactly: every other is
 at most its upper ratio, which is at most this one. Organizations are
 solved in that order until this holds, each P||Cmax answer cached for the
-workload's other schedules (``solvers.pcmax``), and the metric checks the
-rule again on the bounds handed to it (``metrics.mosp.decided_stretch``).
+workload's other schedules (``solvers.pcmax.pcmax_optima``: an organization
+left open is not asked again with no more time: each of the four
+heuristics' schedules would spend the whole limit on it again), and the metric
+checks the rule again on the bounds handed to it
+(``metrics.mosp.decided_stretch``).
 """
 
 import time
@@ -19,7 +22,7 @@ from fractions import Fraction
 from schedbench.heuristics.pcmax import lpt
 from schedbench.metrics.pcmax.bounds import lower_bound
 from schedbench.schedule import Schedule
-from schedbench.solvers.pcmax import pcmax_optimum
+from schedbench.solvers.pcmax import pcmax_optima
 from schedbench.validator.mosp import local_makespans
 
 Bounds = tuple[int, int]  # (certified lower bound, makespan of a schedule) of C^(k)alone
@@ -45,7 +48,7 @@ def stretch_references(instance, schedule: Schedule, time_limit: float) -> dict:
                     "alone_unproven": f"--time-limit: C_alone of organization {top} ({jobs} jobs) is not proven "
                                       f"in time (between {lower} and {upper})"}
         asked.add(top)
-        found = pcmax_optimum(tuple(instance.organizations[top].jobs), machines, "portfolio", left)
+        found = pcmax_optima([(tuple(instance.organizations[top].jobs), machines)], "portfolio", left)[0]
         bounds[top] = (max(lower, found.bound), min(upper, found.makespan))
     return {"alone_bounds": _listed(instance, bounds)}
 

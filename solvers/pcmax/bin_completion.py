@@ -40,14 +40,12 @@ class _OutOfBudget(Exception):
 #: the time (at 5% of a 10 s limit instead, Lawrinenko's classes 1-5 lost a
 #: tenth of their instances proven within 1 s).
 NODE_LIMIT = 20_000
-#: The budget when it confirms another method's refutation: the instances
-#: whose LP bound is one short took 10^5 nodes (a tenth of a second).
-CONFIRM_NODE_LIMIT = 250_000
 
 
 def pack(lengths: tuple[int, ...], machines: int, capacity: int, deadline: float,
-         node_limit: int = NODE_LIMIT) -> tuple[str, list[int] | None]:
-    """("feasible", machine of each job), or ("infeasible" | "unknown", None)."""
+         node_limit: float = NODE_LIMIT) -> tuple[str, list[int] | None]:
+    """("feasible", machine of each job), or ("infeasible" | "unknown", None)
+    within ``node_limit`` nodes (``math.inf``: the deadline alone)."""
     if not lengths:
         return FEASIBLE, []
     slack = machines * capacity - sum(lengths)
@@ -80,9 +78,9 @@ def _machines_of(lengths: tuple[int, ...], bins: list[list[int]]) -> list[int]:
 
 
 class _Packer:
-    def __init__(self, values: list[int], capacity: int, deadline: float, node_limit: int) -> None:
+    def __init__(self, values: list[int], capacity: int, deadline: float, node_limit: float) -> None:
         self.values, self.capacity = values, capacity
-        self.deadline, self.nodes_left = deadline, node_limit
+        self.deadline, self.node_limit, self.nodes = deadline, node_limit, 0
         self.failed: set[tuple[tuple[int, ...], int]] = set()
 
     def fill(self, counts: list[int], bins: int, slack: int) -> list[list[int]] | None:
@@ -116,8 +114,8 @@ class _Packer:
         return None
 
     def _spend(self) -> None:
-        self.nodes_left -= 1
-        if self.nodes_left <= 0 or (self.nodes_left & 255 == 0 and time.monotonic() > self.deadline):
+        self.nodes += 1
+        if self.nodes >= self.node_limit or (self.nodes & 255 == 0 and time.monotonic() > self.deadline):
             raise _OutOfBudget
 
     def _completions(self, counts: list[int], first: int, room: int, slack: int) -> list[tuple[list[int], int]]:

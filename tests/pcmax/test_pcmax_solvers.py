@@ -378,12 +378,19 @@ ONE_SHORT = [((100, 97, 95, 90, 85, 84, 83, 82, 82, 82, 81, 79, 74, 73, 72, 56, 
                25, 9, 7, 2), 182)]
 
 
-@pytest.mark.parametrize("lengths,optimum", ONE_SHORT)
+#: A MOSP Fig. 8 organization (N = 10), one short too: the arc-flow MILP
+#: refutes 2,203 in about 3 s, CP-SAT not within a minute, bin completion in
+#: 2 x 10^6 nodes (a second), past the 2.5 x 10^5 budget it once had here.
+ONE_SHORT_DEEP = ((507, 55, 970, 279, 102, 671, 538, 921, 968, 922, 694, 904, 479, 434, 826, 787, 343, 943, 746, 727,
+                   740, 255, 229, 969, 669, 707, 122, 953, 933, 437, 695, 993, 557, 940), 2204)
+
+
+@pytest.mark.parametrize("lengths,optimum", ONE_SHORT + [ONE_SHORT_DEEP])
 def test_a_refutation_the_lp_bound_misses_is_confirmed_by_bin_completion(lengths, optimum):
     from schedbench.solvers.pcmax import clear_cache
 
     clear_cache()
-    found = pcmax_optimum(lengths, 10, "portfolio", 10.0)
+    found = pcmax_optimum(lengths, 10, "portfolio", 30.0)
     assert (found.status, found.makespan) == (OPTIMAL, optimum)
     assert "bin-completion" in found.proof and len(found.proof) == 2
     assert validate(PcmaxInstance(10, lengths), Schedule(found.machine, found.start)) == []
@@ -478,3 +485,22 @@ def test_with_four_jobs_a_machine_the_fill_goes_before_bin_completion(monkeypatc
     nodes in vain; with fewer jobs a machine bin completion goes first."""
     assert _first_step(monkeypatch, FILLED[0], 10) == "fill"
     assert _first_step(monkeypatch, REFUTED_AT_LP[0], 10) == "pack"
+
+
+#: A MOSP Fig. 8 organization (N = 10) of 4.7 jobs a machine with a schedule
+#: at L0 = 1,926: the fill probe finds it from LPT's schedule in
+#: milliseconds, not from the local search's (the arc-flow dive took a
+#: second and a half instead).
+FILLED_FROM_LPT = (11, 571, 442, 536, 19, 461, 121, 462, 263, 112, 316, 460, 367, 365, 164, 304, 23, 331, 550, 794,
+                   661, 869, 672, 167, 167, 798, 578, 51, 448, 264, 813, 454, 702, 23, 530, 834, 545, 2, 624, 904, 2,
+                   61, 189, 658, 835, 446, 282)
+
+
+def test_the_fill_probe_starts_from_lpts_schedule():
+    from schedbench.solvers.pcmax import clear_cache
+
+    clear_cache()
+    found = pcmax_optimum(FILLED_FROM_LPT, 10, "portfolio", 10.0)
+    assert (found.status, found.makespan, found.method, found.proof) == (OPTIMAL, 1926, "fill", ("L0",))
+    assert validate(PcmaxInstance(10, FILLED_FROM_LPT), Schedule(found.machine, found.start)) == []
+    clear_cache()
