@@ -222,8 +222,8 @@ def _sum_user_flow(instance, lower_delta, incumbent, incumbent_value, value_of, 
         raise AssertionError(f"model optimum {outcome.value} differs from the schedule's value {value}")
     claimed = value if outcome.status in (OPTIMAL, INFEASIBLE) else Fraction(outcome.bound or 0)
     if claimed > certified and min(claimed, value) - 1 >= certified:
-        cutoff = int(min(claimed, value)) - 1
-        better = sum_flow_below(instance, lower_delta, cutoff + 1)
+        bound = int(min(claimed, value))  # the claim: no schedule below it
+        better = sum_flow_below(instance, lower_delta, bound)
 
         def ask(backend_model, seconds):
             return answer(instance, better, backend_model, seconds)
@@ -231,7 +231,7 @@ def _sum_user_flow(instance, lower_delta, incumbent, incumbent_value, value_of, 
         done = confirm(other_methods(MODELS, solver, ask), deadline)
         details.update(done.details(claimed, solver, certified))
         if done.confirmed:
-            certified, proof = Fraction(cutoff + 1), (solver, done.by)
+            certified, proof = Fraction(bound), (solver, done.by)
         elif done.found is not None and value_of(done.found) < value:  # the claim was false
             value, schedule, method = value_of(done.found), done.found, done.found_by
     status = OPTIMAL if certified >= value else FEASIBLE

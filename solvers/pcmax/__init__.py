@@ -108,7 +108,6 @@ class _Search:
     claimed_by: str = ""
     fill_seed: int = 0  # the fill search's next seed
     fill_from: list[int] | None = None  # where the time cut the fill's last try short (else it starts at ``best``)
-    probe_from: list[int] | None = None  # LPT's schedule, where the fill's second probe starts (``FILL_FIRST``)
 
     def __post_init__(self) -> None:
         self.heuristic = self.method  # the incumbent's first origin
@@ -230,7 +229,7 @@ def _optimum(lengths: tuple[int, ...], machines: int, solver: str, time_limit: f
 
     if len(lengths) >= FILL_FIRST * machines:
         _fill(search, share(FILL_SHARE), patience=FILL_FIRST_PATIENCE)
-        _fill(search, share(FILL_SHARE), patience=FILL_FIRST_PATIENCE, start=search.probe_from)
+        _fill(search, share(FILL_SHARE), patience=FILL_FIRST_PATIENCE, start=lpt(lengths, [0] * machines)[0])
     if _pack(search, share(PACK_SHARE)) == INFEASIBLE:
         _climb(search, share(PACK_SHARE))
         if search.claimed > search.lower:  # confirmed by the second search, the claim needs no LP
@@ -300,7 +299,8 @@ def _fill(search: _Search, stop_at: float, restarts: bool = False, patience: int
     at the incumbent again lost them. A try that could re-split no group
     (subset-sum tables too large) is not repeated. With ``patience``
     (``fill_to``'s steps without progress) it is a probe: the first steps
-    of the next full try."""
+    of the next full try. ``start``: the assignment the try begins at
+    instead (the second probe's, LPT's schedule)."""
     while not search.closed and time.monotonic() < stop_at:
         found, moved, stopped_at = fill_to(search.lengths, start or search.fill_from or search.best, search.machines,
                                            search.lower, stop_at, search.fill_seed, patience=patience)
@@ -359,15 +359,15 @@ def _bounds(lengths: tuple[int, ...], machines: int, improve_until: float, rules
     where it is better and LPT missed the bound (before ``rules_until``),
     then local search until ``improve_until`` (none when it is past);
     method "bounds" when they meet."""
-    first = lpt(lengths, [0] * machines)[0]
-    best, heuristic, upper = first, "lpt", _makespan(first, lengths)
+    best, heuristic = lpt(lengths, [0] * machines)[0], "lpt"
+    upper = _makespan(best, lengths)
     lower, name = lower_bound(lengths, machines, upper, deadline=bound_until)
     if lower < upper and time.monotonic() < rules_until:
         other = multifit(lengths, [0] * machines, deadline=rules_until)[0]
         makespan = _makespan(other, lengths)
         if makespan < upper:
             best, heuristic, upper = other, "multifit", makespan
-    search = _Search(lengths, machines, best, upper, heuristic, lower, (name,), probe_from=first)
+    search = _Search(lengths, machines, best, upper, heuristic, lower, (name,))
     _polish(search, improve_until)
     return search
 
