@@ -17,7 +17,9 @@ disagreement is printed and counted). Resumable with ``--results``: a
 rerun with the same ``--time-limit`` reuses every finished solve (of seeds
 up to the run's last seed; a run of some ``--line`` keeps the others' rows).
 Choices of model and parameters are made on training seeds
-(``--first-seed 10``), apart from the table's 0 to 9.
+(``--first-seed 10``), apart from the table's 0 to 9. A line may name its
+backends (``backends``), MOSP's ``cpsat+milp`` among them: it runs CP-SAT
+and CBC side by side, so its lines are measured with ``--workers 1``.
 """
 
 import argparse
@@ -30,6 +32,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from schedbench import families
+from schedbench.solvers.mosp import RACE
 from schedbench.harness.experiment import InstanceSpec, build_instance
 from bench.optimality_stress import BACKENDS, settled, disagreement, solve_once
 from bench.results_log import append_row, resume, write_generated
@@ -61,15 +64,17 @@ def instance(line: dict, step: int, seed: int):
     return build_instance(InstanceSpec("", line["generator"], params_at(line, step), seed_at(step, seed)))
 
 
-def solve_task(task: tuple[dict, int, int, str, float]) -> dict:
-    """One backend on one instance of a step: the answer and the instance's size."""
-    line, step, seed, backend, limit = task
+def solve_task(task: tuple[dict, int, int, str, float, int]) -> dict:
+    """One backend on one instance of a step (CP-SAT on ``cpsat_workers``
+    threads): the answer and the instance's size."""
+    line, step, seed, backend, limit, cpsat_workers = task
     inst = instance(line, step, seed)
     size = families.size(inst)
     answer = solve_once(inst, line["objective"], backend, limit, line.get("options"),
-                        name=f"{line['name']} step {step} seed {seed}")
+                        name=f"{line['name']} step {step} seed {seed}", cpsat_workers=cpsat_workers)
     return {"line": line["name"], "step": step, "seed": seed, "backend": backend, "time_limit": limit,
-            "family": inst.family, "jobs": size.jobs, "machines": size.machines, **answer}
+            "cpsat_workers": cpsat_workers, "family": inst.family, "jobs": size.jobs, "machines": size.machines,
+            **answer}
 
 
 def _cell(row: dict) -> tuple:
@@ -78,12 +83,12 @@ def _cell(row: dict) -> tuple:
 
 
 def _key(row: dict) -> tuple:
-    """One solve across runs: its cell and time limit."""
-    return *_cell(row), row["time_limit"]
+    """One solve across runs: its cell, time limit and CP-SAT threads (logs before the option: 1)."""
+    return *_cell(row), row["time_limit"], row.get("cpsat_workers", 1)
 
 
 def run(chosen: list[dict], count: int, limit: float, workers: int, results: Path | None,
-        kept: list[dict] | None = None, first_seed: int = 0) -> list[dict]:
+        kept: list[dict] | None = None, first_seed: int = 0, cpsat_workers: int = 1) -> list[dict]:
     """Every line grown by each of its backends until that one gives up, on
     seeds ``first_seed`` to ``first_seed + count - 1`` of each step.
     Rows of earlier runs with the same time limit are reused; the results
@@ -91,7 +96,8 @@ def run(chosen: list[dict], count: int, limit: float, workers: int, results: Pat
     up to the run's last, so a run of one line does not drop the others',
     nor a training run (``first_seed`` 10) the table's seeds 0 to 9."""
     seeds = range(first_seed, first_seed + count)
-    wanted = {(line["name"], step, seed, backend, limit) for line in kept or chosen for backend in _backends(line)
+    wanted = {(line["name"], step, seed, backend, limit, cpsat_workers) for line in kept or chosen
+              for backend in _backends(line)
               for step in range(len(line["steps"])) for seed in range(first_seed + count)}
     rows = resume(results, wanted, key=_key)
     names = {line["name"] for line in chosen}
@@ -100,7 +106,7 @@ def run(chosen: list[dict], count: int, limit: float, workers: int, results: Pat
         for line in chosen:
             for backend in _backends(line):
                 for step in range(len(line["steps"])):
-                    todo = [(line, step, seed, backend, limit) for seed in seeds
+                    todo = [(line, step, seed, backend, limit, cpsat_workers) for seed in seeds
                             if (line["name"], step, seed, backend) not in done]
                     for row in tqdm(pool.imap_unordered(solve_task, todo), total=len(todo), disable=None,
                                     desc=f"{line['name']} {backend} step {step}"):
@@ -171,8 +177,13 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per solve")
     parser.add_argument("--first-seed", type=int, default=0,
                         help="seeds of each step start here (the docs' table: 0; training runs: 10 and up)")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="solves at a time")
+    parser.add_argument("--cpsat-workers", type=int, default=1,
+                        help="CP-SAT threads in each solve (2 with --workers 1: one solve at a time, "
+                             "as a user runs it)")
     parser.add_argument("--line", action="append", help="only this line (repeatable; default: all)")
+    parser.add_argument("--backend", action="append",
+                        help="these backends on every chosen line (repeatable; default: each line's own)")
     parser.add_argument("--lines", type=Path, default=LINES,
                         help="the lines' file (default: bench/frontiers.toml; bench/frontier_shapes.toml: the "
                              "held-out shape families)")
@@ -183,27 +194,54 @@ def main() -> None:
     unknown = set(args.line or ()) - {line["name"] for line in every}
     if unknown:
         parser.error(f"--line: unknown {sorted(unknown)} (known: {', '.join(line['name'] for line in every)})")
-    chosen = [line for line in every if not args.line or line["name"] in args.line]
+    chosen, kept = _with_backends(every, args.line, args.backend)
     if args.first_seed < 0:
         parser.error(f"--first-seed: must be >= 0, got {args.first_seed}")
     began = time.perf_counter()
-    rows = run(chosen, args.instances, args.time_limit, args.workers, args.results, kept=every,
-               first_seed=args.first_seed)
+    rows = run(chosen, args.instances, args.time_limit, args.workers, args.results, kept=kept,
+               first_seed=args.first_seed, cpsat_workers=args.cpsat_workers)
     wrong = disagreements(rows)
     for why in wrong:
         print("DISAGREEMENT", why)
-    seeds = f"seeds {args.first_seed} to {args.first_seed + args.instances - 1}"
-    text = (f"{args.instances} instances per step ({seeds}), {args.time_limit:g} s per solve, {args.workers} workers x 1 "
-            f"CP-SAT thread, {time.perf_counter() - began:.0f} s wall (this run); disagreements between "
-            f"backends: {len(wrong)}\n\n{table(chosen, rows, args.instances)}\n")
+    header = _header(args, chosen, len(wrong), time.perf_counter() - began)
+    text = f"{header}\n\n{table(chosen, rows, args.instances)}\n"
     print(text, end="")
     if args.out:
         chosen_lines = "".join(f" --line '{name}'" for name in args.line or ())
         first = f" --first-seed {args.first_seed}" if args.first_seed else ""
         other = f" --lines {args.lines.relative_to(Path.cwd()) if args.lines.is_absolute() else args.lines}" \
             if args.lines != LINES else ""
+        threads = f" --workers {args.workers} --cpsat-workers {args.cpsat_workers}" if args.cpsat_workers != 1 else ""
+        backends = "".join(f" --backend {name}" for name in args.backend or ())
         write_generated(args.out, f"python -m bench.frontier --instances {args.instances}{first}{other} "
-                                  f"--time-limit {args.time_limit:g}{chosen_lines} --results FILE", text)
+                                  f"--time-limit {args.time_limit:g}{threads}{chosen_lines}{backends} --results FILE",
+                        text)
+
+
+def _with_backends(every: list[dict], names: list[str] | None,
+                   backends: list[str] | None) -> tuple[list[dict], list[dict]]:
+    """The lines to run (those ``names``, each with ``backends`` if given)
+    and the lines whose rows the results file keeps: every line, a chosen
+    one with its own backends and the given ones, so a run with
+    ``--backend`` neither drops nor solves again another backend's rows."""
+    picked = [line for line in every if not names or line["name"] in names]
+    if not backends:
+        return picked, every
+    chosen = [dict(line, backends=tuple(backends)) for line in picked]
+    widened = {line["name"]: dict(line, backends=tuple(dict.fromkeys((*_backends(line), *backends))))
+               for line in picked}
+    return chosen, [widened.get(line["name"], line) for line in every]
+
+
+def _header(args: argparse.Namespace, chosen: list[dict], wrong: int, seconds: float) -> str:
+    """The table's first line: what was run, on how many threads, and the disagreements."""
+    seeds = f"seeds {args.first_seed} to {args.first_seed + args.instances - 1}"
+    threads = f"{args.cpsat_workers} CP-SAT thread{'s' if args.cpsat_workers > 1 else ''}"
+    if any(RACE in _backends(line) for line in chosen):
+        threads += " (cpsat+milp: one, beside CBC)"
+    solves = f"{args.workers} solve{'s' if args.workers > 1 else ''} at a time"
+    return (f"{args.instances} instances per step ({seeds}), {args.time_limit:g} s per solve, {solves} x {threads}, "
+            f"{seconds:.0f} s wall (this run); disagreements between backends: {wrong}")
 
 
 if __name__ == "__main__":

@@ -70,12 +70,14 @@ def solve_twice(task: tuple[str, int, float]) -> dict:
     return row
 
 
-def solve_once(inst, objective: str, backend: str, limit: float, options: dict | None = None, name: str = "") -> dict:
+def solve_once(inst, objective: str, backend: str, limit: float, options: dict | None = None, name: str = "",
+               cpsat_workers: int = 1) -> dict:
     """One backend's answer, its schedule validated: status, exact value and
-    bound, proof, seconds; ``{"status": "refused"}`` for a model too large."""
+    bound, proof, seconds; ``{"status": "refused"}`` for a model too large.
+    CP-SAT runs on ``cpsat_workers`` threads (1: solves run side by side)."""
     clear_cache()  # no backend reuses the other's P||Cmax answers (MOSP's relaxation)
     began = time.perf_counter()
-    with settings.cpsat_workers(1):  # the solve and the references its check needs
+    with settings.cpsat_workers(cpsat_workers):  # the solve and the references its check needs
         try:
             result = solve(inst, objective, backend, limit, **(options or {}))
         except ModelTooLarge:

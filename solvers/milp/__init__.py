@@ -22,6 +22,7 @@ import pulp
 
 from schedbench.errors import ModelTooLarge
 from schedbench.solvers.exact.outcome import ModelOutcome, round_bound
+from schedbench.solvers.exact.stopping import stop_request
 
 _SOL_STATUS = {
     pulp.LpSolutionOptimal: "optimal",
@@ -107,8 +108,9 @@ def _cbc_watch(seconds: float, folder: str) -> Iterator[_Watch]:
     ``CBC_GRACE`` have passed, or once it has slept ``CBC_STALL`` seconds
     without using the CPU (PuLP then raises ``PulpSolverError``). Other
     runs' CBC processes (a Dask worker runs tasks in threads) are never
-    touched."""
-    me, done = psutil.Process(), threading.Event()
+    touched. A stop request (``solvers.exact.stopping``) kills it as its limit does."""
+    # the stop request is read here: the watcher thread starts with a context of its own
+    me, done, request = psutil.Process(), threading.Event(), stop_request()
     ended = _Watch(threading.Event(), threading.Event())
     deadline = time.monotonic() + seconds + CBC_GRACE
 
@@ -120,7 +122,7 @@ def _cbc_watch(seconds: float, folder: str) -> Iterator[_Watch]:
                 cbc = cbc or _run_of(me, folder)  # CBC may start late: PuLP writes the model first
                 if cbc is None:
                     continue
-                if time.monotonic() > deadline:
+                if time.monotonic() > deadline or (request is not None and request.is_set()):
                     ended.killed.set()
                 elif _asleep_for(cbc, seen) >= CBC_STALL:
                     ended.stalled.set()

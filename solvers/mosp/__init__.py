@@ -22,6 +22,7 @@ from schedbench.schedule import Schedule
 from schedbench.solvers.cpsat import mosp as cpsat_model
 from schedbench.solvers.milp import mosp as milp_model
 from schedbench.solvers.exact.certificate import SEARCH_SHARE, confirm, other_methods, nested_unconfirmed
+from schedbench.solvers.exact.race import model_lanes, race
 from schedbench.solvers.mosp.local_search import improve
 from schedbench.solvers.mosp.stretch import stretch_references
 from schedbench.solvers.pcmax import PcmaxSolution, derived_cache, pcmax_optima, pcmax_optimum
@@ -32,10 +33,16 @@ from schedbench.validator.mosp import check, listed_references
 FAMILY = "mosp"
 #: One model per backend (``solvers/cpsat``, ``solvers/milp``).
 MODELS = {"cpsat": cpsat_model, "milp": milp_model}
-BACKENDS = ("cpsat", "milp", "portfolio")  # portfolio: unconstrained-makespan (P||Cmax) only
-#: The strongest measured: CP-SAT proves 71 of 72 grid instances within 10 s,
-#: the MILP 70 (bench/mosp_solvers.py).
-DEFAULT_SOLVER = "cpsat"
+#: Both backends at once, one a core (``solvers.exact.race``); on
+#: unconstrained-makespan, the P||Cmax engine's portfolio.
+RACE = "cpsat+milp"
+BACKENDS = ("cpsat", "milp", RACE, "portfolio")  # portfolio: unconstrained-makespan (P||Cmax) only
+#: The strongest measured: on the held-out selfish shapes, one solve at a
+#: time on 2 cores at 10 s, both at once prove 51 of the 70 instances on
+#: which CP-SAT on two threads proves 42 and the MILP 45
+#: (docs/results/frontier_shapes_one_at_a_time.md); on the tuned MOSP lines,
+#: every step as many as CP-SAT (docs/frontier.md).
+DEFAULT_SOLVER = RACE
 #: The local search's share of the limit on selfish instances, at most (it
 #: mostly stops within a second: at the bound, or out of patience).
 LOCAL_SEARCH_SHARE = 0.2
@@ -223,46 +230,69 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     ... is decided with the makespan capped at C (a tight cap shrinks every
     start window, so refutations are quick), and the first feasible C is
     optimal. On selfish instances a local search first brings the incumbent
-    down, often to the bound (``solvers.mosp.local_search``). CP-SAT gives
-    the first cap (the certified bound, feasible whenever the bound is
-    tight, and then the only way to a proof without a refutation) a quarter
-    of the time and each further cap a tenth, the last cap left all the
-    time there is (the MILP gives every cap all of it); when a cap stays
-    undecided with others left, it minimises over the whole gap instead,
-    which its own search crosses faster when the gap is wide.
+    down, often to the bound (``solvers.mosp.local_search``). No cap model
+    gets a hint: every cap lies below the incumbent's makespan, so no known
+    schedule fits it.
 
-    The search's refutations are claims: the last one (the cap just below
-    the answer) is asked again by an independent method before the answer
-    is ``optimal`` (``solvers.exact.certificate``). No cap model gets a hint: every
-    cap lies below the incumbent's makespan, so no known schedule fits it."""
+    With ``cpsat`` or ``milp``, one backend searches the caps
+    (``_search_caps``) and the refutation just below its answer is asked
+    again by an independent method before the answer is ``optimal``
+    (``solvers.exact.certificate``). With ``cpsat+milp`` both backends
+    decide the caps at once, one a core, and a cap is refuted once both
+    have refuted it (``solvers.exact.race``): neither waits for the other's
+    share of the limit."""
     began = time.monotonic()
     if solver == "portfolio" and objective != "unconstrained-makespan":
         raise UserInputError("--solver", "the portfolio solves P||Cmax problems only (unconstrained-makespan); "
-                                         "makespan takes cpsat or milp")
-    if objective == "unconstrained-makespan":
-        return pcmax_result(pcmax_optimum(instance.lengths, instance.machines, solver, time_limit), solver, began)
-    deadline = began + time_limit
+                                         "makespan takes cpsat, milp or cpsat+milp")
+    if objective == "unconstrained-makespan":  # P||Cmax: both at once there is the engine's portfolio
+        engine = "portfolio" if solver == RACE else solver
+        return pcmax_result(pcmax_optimum(instance.lengths, instance.machines, engine, time_limit), engine, began)
     spec = MospSpec(instance, local_references(instance, time_limit / 4))
     details: dict = {"local_references": list(spec.references)}
     if any(spec.latest_completion(j) < p for j, p in enumerate(instance.lengths)):
         return Result(INFEASIBLE, None, None, None, solver, "references", time.monotonic() - began, details,
                       ("references",))
-    decide = MODELS[solver].decide
     certified, proof, best = _bound_and_incumbent(spec, began, time_limit, details)
     upper = spec.horizon if best is None else makespan(instance, best) - 1  # the caps left to decide
     method = "bounds" if certified > upper else "model"
-    claimed, schedule = _search_caps(spec, decide, solver, certified, upper, best, began, time_limit)
+    decided = _raced if solver == RACE else _searched_and_confirmed
+    schedule, certified, proof = decided(spec, solver, certified, proof, upper, best, began, time_limit, details)
     value = None if schedule is None else makespan(instance, schedule)
+    return _result(schedule, value, certified, proof, upper, solver, method, began, details)
+
+
+def _searched_and_confirmed(spec: MospSpec, solver: str, certified: int, proof: tuple[str, ...], upper: int,
+                            best: Schedule | None, began: float, time_limit: float,
+                            details: dict) -> tuple[Schedule | None, int, tuple[str, ...]]:
+    """One backend's cap search, its last refutation confirmed by another
+    method: (best schedule, certified bound, its proof)."""
+    decide = MODELS[solver].decide
+    claimed, schedule = _search_caps(spec, decide, solver, certified, upper, best, began, time_limit)
+    value = None if schedule is None else makespan(spec.instance, schedule)
     target = upper if value is None else value - 1  # the cap whose refutation makes the answer
     if claimed > certified and min(claimed - 1, target) >= certified:
         done = confirm(other_methods(MODELS, solver, lambda model, seconds: _cap_answer(
-            spec, model.decide(spec, min(claimed - 1, target), seconds))), deadline)
+            spec, model.decide(spec, min(claimed - 1, target), seconds))), began + time_limit)
         details.update(done.details(claimed, solver, certified))
         if done.confirmed:
             certified, proof = min(claimed, target + 1), (solver, done.by)
         elif done.found is not None:  # the claim was false: a schedule under its cap exists
-            schedule, value = done.found, makespan(instance, done.found)
-    return _result(schedule, value, certified, proof, upper, solver, method, began, details)
+            schedule = done.found
+    return schedule, certified, proof
+
+
+def _raced(spec: MospSpec, solver: str, certified: int, proof: tuple[str, ...], upper: int,
+           best: Schedule | None, began: float, time_limit: float,
+           details: dict) -> tuple[Schedule | None, int, tuple[str, ...]]:
+    """Both backends on the caps at once (``solvers.exact.race``): (best schedule, certified bound, its proof)."""
+    if certified > upper:
+        return best, certified, proof
+    lanes = model_lanes(MODELS, lambda model, cap, seconds: _cap_answer(spec, model.decide(spec, cap, seconds)))
+    outcome = race(lanes, certified, upper, best, lambda schedule: makespan(spec.instance, schedule),
+                   began + time_limit)
+    details.update(outcome.details)
+    return outcome.schedule, outcome.bound, outcome.proof or proof
 
 
 def _result(schedule: Schedule | None, value: int | None, certified: int, proof: tuple[str, ...], upper: int,
@@ -298,7 +328,13 @@ def _bound_and_incumbent(spec: MospSpec, began: float, time_limit: float,
 def _search_caps(spec: MospSpec, decide, solver: str, certified: int, upper: int, best: Schedule | None,
                  began: float, time_limit: float) -> tuple[int, Schedule | None]:
     """The caps from ``certified`` to ``upper`` within the search's share of
-    the time (see ``solve``): the lower bound they claim and the best schedule."""
+    the time: the lower bound they claim and the best schedule. CP-SAT
+    gives the first cap (the certified bound, feasible whenever the bound
+    is tight, and then the only way to a proof without a refutation) a
+    quarter of the time and each further cap a tenth, the last cap left
+    all the time there is (the MILP gives every cap all of it); when a cap
+    stays undecided with others left, it minimises over the whole gap
+    instead, which its own search crosses faster when the gap is wide."""
     search_end = began + SEARCH_SHARE * time_limit
     per_cap = (time_limit / 4, time_limit / 10) if solver == "cpsat" else (time_limit, time_limit)
     claimed, schedule, settled = _increasing_caps(spec, decide, certified, upper, search_end, best, *per_cap)

@@ -9,6 +9,7 @@ import pytest
 
 from conftest import run_cli, run_process
 from schedbench.families import model_backends
+from schedbench.solvers.mosp import RACE
 
 LIMIT = 1.0
 
@@ -37,6 +38,18 @@ CASES = [  # (generator and parameters, objective)
 @pytest.mark.parametrize("solver", model_backends())
 @pytest.mark.parametrize("generator, objective", CASES, ids=[f"{c[0][0]}-{i}" for i, c in enumerate(CASES)])
 def test_the_command_returns_within_the_limit(tmp_path, generator, objective, solver):
+    _returns_within_the_limit(tmp_path, generator, objective, solver)
+
+
+@pytest.mark.parametrize("generator", [c[0] for c in CASES if c[0][0] == "mosp-small"],
+                         ids=[f"mosp-small-{i}" for i, c in enumerate(CASES) if c[0][0] == "mosp-small"])
+def test_the_race_of_both_backends_returns_within_the_limit(tmp_path, generator):
+    """Both backends at once (``solvers.exact.race``): each lane stops at
+    the deadline, and a question made moot stops at once."""
+    _returns_within_the_limit(tmp_path, generator, None, RACE)
+
+
+def _returns_within_the_limit(tmp_path, generator, objective, solver):
     path = tmp_path / "instance.json"
     assert run_cli("generate", *generator, "--seed", "3", "-o", path).returncode == 0
     args = ["solve", path, "--time-limit", LIMIT, "--solver", solver, "--json"]

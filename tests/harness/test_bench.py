@@ -116,7 +116,7 @@ def test_frontier_grows_until_half_fail_and_resumes(tmp_path, monkeypatch):
     calls = []
 
     def fake(task):  # the MILP proves nothing from step 1 on: it must stop there
-        line_, step, seed, backend, _ = task
+        line_, step, seed, backend, *_ = task
         calls.append((step, seed, backend))
         proven = backend == "cpsat" or step == 0
         return {"line": line_["name"], "step": step, "seed": seed, "backend": backend, "time_limit": 1.0,
@@ -156,10 +156,26 @@ def test_frontier_grows_until_half_fail_and_resumes(tmp_path, monkeypatch):
     assert len(frontier.run([line], 3, 1.0, 1, results)) == len(rows) and calls == []  # the table's rows kept
     frontier.run([line], 3, 2.0, 1, results)  # another time limit: solved again
     assert len(calls) == len(rows)
+    calls.clear()
+    frontier.run([line], 3, 2.0, 1, results, cpsat_workers=2)  # other CP-SAT threads: solved again
+    assert len(calls) == len(rows)
     assert frontier.disagreements(rows) == []
     wrong = [dict(r, value="8", bound="8") if r["backend"] == "milp" and r["step"] == 0 and r["seed"] == 1 else r
              for r in rows]
     assert frontier.disagreements(wrong) == ["tiny pcmax step 0 seed 1: two optima ['7', '8']"]
+
+
+def test_a_frontier_run_of_some_backends_keeps_the_others_rows():
+    """``--backend`` runs only the backends given on the chosen lines; the
+    results file keeps each chosen line's own backends' rows and every
+    other line's."""
+    from bench import frontier
+
+    a, b = {"name": "a", "steps": [1]}, {"name": "b", "steps": [1], "backends": ["cpsat"]}
+    chosen, kept = frontier._with_backends([a, b], ["a"], ["cpsat+milp"])
+    assert chosen == [dict(a, backends=("cpsat+milp",))]
+    assert kept == [dict(a, backends=("cpsat", "milp", "cpsat+milp")), b]
+    assert frontier._with_backends([a, b], None, None) == ([a, b], [a, b])
 
 
 def test_every_frontier_line_builds_its_first_and_last_step():

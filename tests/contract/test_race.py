@@ -1,0 +1,183 @@
+"""Two methods deciding caps at once (``solvers.exact.race``): a bound
+counts only where both lanes refuted it, a schedule of either is the
+incumbent of both, a false refutation is caught, a method that gives no
+answer hands its lane to the next, and a question made moot is stopped
+in the model that runs it (CP-SAT and CBC alike)."""
+
+import shutil
+import subprocess
+import threading
+import time
+
+import pytest
+from ortools.sat.python import cp_model
+
+from schedbench.result import INFEASIBLE
+from schedbench.solvers import cpsat
+from schedbench.solvers.exact import settings
+from schedbench.solvers.milp import _cbc_watch
+from schedbench.solvers.exact.race import race
+from schedbench.solvers.exact.stopping import stop_request, stoppable
+
+
+def lane(name, answers, log=None, delay=0.0):
+    """A method answering cap C with ``answers(C)``: "infeasible" or a
+    schedule, which here is its own value; None: it gives no answer."""
+    def ask(cap, seconds):
+        time.sleep(delay)
+        if log is not None:
+            log.append((name, cap))
+        answer = answers(cap)
+        if answer is None:
+            return "unknown", None
+        return (INFEASIBLE, None) if answer == "infeasible" else ("feasible", answer)
+    return name, ask
+
+
+def optimum_at(value):
+    """An honest method on a problem whose optimum is ``value``."""
+    return lambda cap: value if cap >= value else "infeasible"
+
+
+def run(lanes, lower=10, upper=19, incumbent=20, seconds=5.0):
+    return race(lanes, lower, upper, incumbent, lambda schedule: schedule, time.monotonic() + seconds)
+
+
+def test_a_bound_counts_where_both_lanes_refuted_it():
+    """Both honest: the optimum 13 with both behind the bound."""
+    log = []
+    outcome = run([[lane("a", optimum_at(13), log)], [lane("b", optimum_at(13), log, delay=0.01)]])
+    assert (outcome.bound, outcome.value, outcome.proof) == (13, 13, ("a", "b"))
+    assert {cap for _, cap in log} <= set(range(10, 14))
+
+
+def test_a_lane_alone_certifies_nothing():
+    """Lane b never answers: a's refutations up to 12 are claims, the
+    bound stays ``lower``, the schedule a found is kept."""
+    outcome = run([[lane("a", optimum_at(13))], [lane("b", lambda cap: None)]])
+    assert (outcome.bound, outcome.value, outcome.proof) == (10, 13, ())
+    assert outcome.details["race"]["lanes"] == [["a"], ["b"]]
+
+
+def test_the_next_method_takes_a_lane_over():
+    """b gives no answer; c, the lane's fallback, refutes for it."""
+    outcome = run([[lane("a", optimum_at(13))], [lane("b", lambda cap: None), lane("c", optimum_at(13))]])
+    assert (outcome.bound, outcome.proof) == (13, ("a", "c"))
+    assert outcome.details["race"]["lanes"] == [["a"], ["b", "c"]]
+
+
+def test_a_lane_keeps_the_refutations_of_a_method_that_gave_up():
+    """b refutes 10 and 11, then answers nothing; c starts at 12."""
+    log = []
+    b = lane("b", lambda cap: "infeasible" if cap <= 11 else None)
+    outcome = run([[lane("a", optimum_at(13), delay=0.02)], [b, lane("c", optimum_at(13), log)]])
+    assert (outcome.bound, outcome.proof) == (13, ("a", "c"))
+    assert min(cap for _, cap in log) == 12
+
+
+def test_a_false_refutation_is_caught_and_drops_its_claims():
+    """The liar refutes every cap; the honest lane finds 12: the liar's
+    claims are dropped, nothing past ``lower`` is certified."""
+    outcome = run([[lane("liar", lambda cap: "infeasible")], [lane("honest", optimum_at(12), delay=0.05)]])
+    assert (outcome.bound, outcome.value, outcome.proof) == (10, 12, ())
+    assert outcome.details["refuted_claim"]["by"] == "liar"
+    assert outcome.details["refuted_claim"]["solution_from"] == "honest"
+
+
+def test_the_incumbent_bounds_the_caps_asked():
+    """With an incumbent of value 12 no cap at or above 12 is asked; both
+    refuting 11 makes it optimal; without any schedule, every cap refuted
+    is an infeasibility (the bound passes ``upper``)."""
+    log = []
+    outcome = run([[lane("a", optimum_at(12), log)], [lane("b", optimum_at(12), log)]], incumbent=12)
+    assert (outcome.bound, outcome.value) == (12, 12)
+    assert max(cap for _, cap in log) == 11
+    nothing = run([[lane("a", lambda cap: "infeasible")], [lane("b", lambda cap: "infeasible")]],
+                  upper=14, incumbent=None)
+    assert (nothing.bound, nothing.schedule) == (15, None)
+
+
+def test_a_lagging_lane_asks_the_cap_the_other_refuted():
+    """b cannot decide a cap below 13 (only a stop ends such a question);
+    a refutes up to 13 and finds 14. b's refutation of 13 refutes every
+    lower cap: with a's, enough for the bound."""
+    log = []
+
+    def stuck_below_13(cap):
+        if cap < 13:
+            stop_request().wait(5)
+            return None
+        return optimum_at(14)(cap)
+
+    outcome = run([[lane("a", optimum_at(14), delay=0.05)], [lane("b", stuck_below_13, log)]])
+    assert (outcome.bound, outcome.proof) == (14, ("a", "b"))
+    assert ("b", 13) in log
+
+
+def test_a_moot_question_is_stopped_at_once():
+    """b's model would run the whole limit; a's schedule at the bound makes
+    it moot, and the race ends long before the limit."""
+    def stuck(cap):
+        stop_request().wait(30)
+        return None
+
+    began = time.monotonic()
+    outcome = run([[lane("a", lambda cap: 10)], [lane("b", stuck)]], seconds=30)
+    assert outcome.value == 10 and time.monotonic() - began < 2
+
+
+def _golomb_ruler(marks: int = 11, length: int = 120) -> cp_model.CpModel:
+    """The shortest Golomb ruler of 11 marks: minutes for one CP-SAT worker to prove."""
+    model = cp_model.CpModel()
+    at = [model.new_int_var(0, length, "") for _ in range(marks)]
+    model.add(at[0] == 0)
+    for a, b in zip(at, at[1:]):
+        model.add(a < b)
+    gaps = []
+    for i in range(marks):
+        for j in range(i + 1, marks):
+            gap = model.new_int_var(1, length, "")
+            model.add(gap == at[j] - at[i])
+            gaps.append(gap)
+    model.add_all_different(gaps)
+    model.minimize(at[-1])
+    return model
+
+
+def test_a_stop_request_ends_a_cpsat_search():
+    request = threading.Event()
+    threading.Timer(0.3, request.set).start()
+    began = time.monotonic()
+    with stoppable(request), settings.cpsat_workers(1):
+        outcome = cpsat.run(_golomb_ruler(), 30, [])
+    assert outcome.status in ("feasible", "unknown") and time.monotonic() - began < 2
+
+
+def test_a_stop_request_kills_cbc(tmp_path):
+    """This run's CBC (here a renamed ``yes``, which computes for ever) is
+    killed once the stop request is set, long before its limit."""
+    (tmp_path / "run").mkdir()
+    fake = tmp_path / "run" / "cbc"
+    shutil.copy(shutil.which("yes"), fake)
+    request = threading.Event()
+    threading.Timer(0.3, request.set).start()
+    began = time.monotonic()
+    with stoppable(request), _cbc_watch(30, str(tmp_path / "run")) as ended:
+        code = subprocess.run([fake], stdout=subprocess.DEVNULL).returncode
+    assert code != 0 and ended.killed.is_set() and time.monotonic() - began < 2
+
+
+def test_an_error_in_a_model_stops_the_race_and_is_raised():
+    """A bug in one lane's model is raised to the caller (not a lane quietly
+    lost), and the other lane's question is stopped, not run to its limit."""
+    def broken(cap):
+        raise AssertionError("invalid model")
+
+    def stuck(cap):
+        stop_request().wait(30)
+        return None
+
+    began = time.monotonic()
+    with pytest.raises(AssertionError, match="invalid model"):
+        run([[lane("a", stuck)], [lane("b", broken, delay=0.1)]], seconds=30)
+    assert time.monotonic() - began < 2
