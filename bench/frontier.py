@@ -83,21 +83,24 @@ def _cell(row: dict) -> tuple:
 
 
 def _key(row: dict) -> tuple:
-    """One solve across runs: its cell, time limit and CP-SAT threads (logs before the option: 1)."""
-    return *_cell(row), row["time_limit"], row.get("cpsat_workers", 1)
+    """One solve across runs: its cell, time limit, solves at a time and CP-SAT
+    threads (logs written before they were recorded: 2 and 1, as their tables were run)."""
+    return *_cell(row), row["time_limit"], row.get("workers", 2), row.get("cpsat_workers", 1)
 
 
 def run(chosen: list[dict], count: int, limit: float, workers: int, results: Path | None,
         kept: list[dict] | None = None, first_seed: int = 0, cpsat_workers: int = 1) -> list[dict]:
     """Every line grown by each of its backends until that one gives up, on
     seeds ``first_seed`` to ``first_seed + count - 1`` of each step.
-    Rows of earlier runs with the same time limit are reused; the results
-    file keeps those of ``kept`` (default: the chosen lines) of every seed
-    up to the run's last, so a run of one line does not drop the others',
-    nor a training run (``first_seed`` 10) the table's seeds 0 to 9."""
+    Rows of earlier runs with the same time limit and threads are reused;
+    the results file keeps those of ``kept`` (default: the chosen lines), of
+    every backend, of every seed up to the run's last, so a run of one line
+    or backend does not drop the others', nor a training run (``first_seed``
+    10) the table's seeds 0 to 9."""
     seeds = range(first_seed, first_seed + count)
-    wanted = {(line["name"], step, seed, backend, limit, cpsat_workers) for line in kept or chosen
-              for backend in _backends(line)
+    every_backend = {backend for family in families.names() for backend in families.backends(family)}
+    wanted = {(line["name"], step, seed, backend, limit, workers, cpsat_workers) for line in kept or chosen
+              for backend in every_backend
               for step in range(len(line["steps"])) for seed in range(first_seed + count)}
     rows = resume(results, wanted, key=_key)
     names = {line["name"] for line in chosen}
@@ -110,6 +113,7 @@ def run(chosen: list[dict], count: int, limit: float, workers: int, results: Pat
                             if (line["name"], step, seed, backend) not in done]
                     for row in tqdm(pool.imap_unordered(solve_task, todo), total=len(todo), disable=None,
                                     desc=f"{line['name']} {backend} step {step}"):
+                        row["workers"] = workers
                         done[_cell(row)] = row
                         append_row(results, row)
                     answers = [done[line["name"], step, seed, backend] for seed in seeds]
@@ -194,11 +198,12 @@ def main() -> None:
     unknown = set(args.line or ()) - {line["name"] for line in every}
     if unknown:
         parser.error(f"--line: unknown {sorted(unknown)} (known: {', '.join(line['name'] for line in every)})")
-    chosen, kept = _with_backends(every, args.line, args.backend)
+    chosen = [dict(line, backends=args.backend) if args.backend else line
+              for line in every if not args.line or line["name"] in args.line]
     if args.first_seed < 0:
         parser.error(f"--first-seed: must be >= 0, got {args.first_seed}")
     began = time.perf_counter()
-    rows = run(chosen, args.instances, args.time_limit, args.workers, args.results, kept=kept,
+    rows = run(chosen, args.instances, args.time_limit, args.workers, args.results, kept=every,
                first_seed=args.first_seed, cpsat_workers=args.cpsat_workers)
     wrong = disagreements(rows)
     for why in wrong:
@@ -211,26 +216,12 @@ def main() -> None:
         first = f" --first-seed {args.first_seed}" if args.first_seed else ""
         other = f" --lines {args.lines.relative_to(Path.cwd()) if args.lines.is_absolute() else args.lines}" \
             if args.lines != LINES else ""
-        threads = f" --workers {args.workers} --cpsat-workers {args.cpsat_workers}" if args.cpsat_workers != 1 else ""
+        threads = f" --workers {args.workers}" + (f" --cpsat-workers {args.cpsat_workers}" if args.cpsat_workers != 1
+                                                   else "")
         backends = "".join(f" --backend {name}" for name in args.backend or ())
         write_generated(args.out, f"python -m bench.frontier --instances {args.instances}{first}{other} "
                                   f"--time-limit {args.time_limit:g}{threads}{chosen_lines}{backends} --results FILE",
                         text)
-
-
-def _with_backends(every: list[dict], names: list[str] | None,
-                   backends: list[str] | None) -> tuple[list[dict], list[dict]]:
-    """The lines to run (those ``names``, each with ``backends`` if given)
-    and the lines whose rows the results file keeps: every line, a chosen
-    one with its own backends and the given ones, so a run with
-    ``--backend`` neither drops nor solves again another backend's rows."""
-    picked = [line for line in every if not names or line["name"] in names]
-    if not backends:
-        return picked, every
-    chosen = [dict(line, backends=tuple(backends)) for line in picked]
-    widened = {line["name"]: dict(line, backends=tuple(dict.fromkeys((*_backends(line), *backends))))
-               for line in picked}
-    return chosen, [widened.get(line["name"], line) for line in every]
 
 
 def _header(args: argparse.Namespace, chosen: list[dict], wrong: int, seconds: float) -> str:

@@ -82,8 +82,13 @@ class _Race:
         except BaseException as exc:  # raised again by ``race``, in the caller's thread
             with self.lock:
                 self.error = self.error or exc
-                self.target = self.lower  # nothing is left to ask
-                self._stop_the_moot()
+            self.stop()
+
+    def stop(self) -> None:
+        """Leave nothing to ask, and stop every model running."""
+        with self.lock:
+            self.target = self.lower
+            self._stop_the_moot()
 
     def _method(self, index: int, name: str, ask: CapQuestion) -> str:
         """One method's caps until none is left ("done") or it gives no answer ("gave up")."""
@@ -104,8 +109,8 @@ class _Race:
                 lane.asking = None
                 if found is not None:
                     self._found(name, found)
-                elif status in (INFEASIBLE, FORMULA):
-                    self._refuted(lane, name, cap)
+                elif status in (INFEASIBLE, FORMULA):  # FORMULA: empty start windows, a proof on their own
+                    self._refuted(lane, name if status == INFEASIBLE else "windows", cap)
                 elif not request.is_set():
                     return "gave up"
 
@@ -168,14 +173,22 @@ def race(lanes: Sequence[Sequence[tuple[str, CapQuestion]]], lower: int, upper: 
     has refuted every cap below the best schedule found, no lane has a
     question left, or ``deadline`` (a monotonic time). The methods of two
     lanes must be independent of each other: the bound rests on both."""
+    if len(lanes) < 2:
+        raise ValueError("a race needs two lanes or more: one method's refutations prove nothing")
     target = upper + 1 if incumbent is None else min(upper + 1, value_of(incumbent))
     state = _Race(lower, target, incumbent, value_of, deadline, [_Lane(lower - 1) for _ in lanes])
     threads = [threading.Thread(target=contextvars.copy_context().run, args=(state.run_lane, index, methods),
                                 daemon=True) for index, methods in enumerate(lanes)]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join()
+    try:
+        for thread in threads:
+            thread.join()
+    finally:  # an interrupt of the caller (Ctrl-C) stops the lanes' models too
+        if any(thread.is_alive() for thread in threads):
+            state.stop()
+            for thread in threads:
+                thread.join(timeout=1)
     if state.error is not None:
         raise state.error
     return state.outcome()

@@ -22,7 +22,7 @@ import pulp
 
 from schedbench.errors import ModelTooLarge
 from schedbench.solvers.exact.outcome import ModelOutcome, round_bound
-from schedbench.solvers.exact.stopping import stop_request
+from schedbench.solvers.exact.stopping import stop_request, stop_requested
 
 _SOL_STATUS = {
     pulp.LpSolutionOptimal: "optimal",
@@ -174,7 +174,11 @@ def _solved(problem: pulp.LpProblem, time_limit: float, folder: str, warm_start:
 
 
 def run(problem: pulp.LpProblem, time_limit: float, values, objective=None, warm_start: bool = False) -> ModelOutcome:
-    """Solve with CBC; read ``values`` (PuLP variables or expressions) as integers."""
+    """Solve with CBC; read ``values`` (PuLP variables or expressions) as
+    integers. A model whose stop request came while it was built is not
+    handed to CBC at all."""
+    if stop_requested():
+        return UNKNOWN
     with tempfile.TemporaryDirectory(prefix="schedbench-cbc-") as folder:  # removed with what a kill leaves
         if not _solved(problem, time_limit, folder, warm_start):
             return UNKNOWN

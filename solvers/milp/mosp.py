@@ -33,6 +33,7 @@ import pulp
 
 from schedbench.result import INFEASIBLE
 from schedbench.solvers.exact.machines import assign_machines
+from schedbench.solvers.exact.stopping import stop_requested
 from schedbench.solvers.milp import UNKNOWN, affordable, run
 from schedbench.solvers.exact.outcome import ModelOutcome
 
@@ -47,6 +48,8 @@ def decide(spec, cap: int, time_limit: float) -> ModelOutcome:
 
 
 def _pooled(problem, spec, horizon: int, time_limit: float) -> ModelOutcome:
+    """The time-indexed model in one pool of m machines; CBC gets what its building left of ``time_limit``."""
+    deadline = time.monotonic() + time_limit
     inst = spec.instance
     lengths, m = inst.lengths, inst.machines
     n = len(lengths)
@@ -72,7 +75,10 @@ def _pooled(problem, spec, horizon: int, time_limit: float) -> ModelOutcome:
     if inst.local_objective == "sum_ci":
         for k, ref in enumerate(spec.references):
             problem += pulp.lpSum(start[j] + lengths[j] for j in inst.job_slice(k)) <= ref, f"local_{k}"
-    outcome = run(problem, time_limit, start)
+    left = deadline - time.monotonic()
+    if left <= 0:
+        return UNKNOWN
+    outcome = run(problem, left, start)
     if outcome.solution is not None:
         outcome.solution = assign_machines(outcome.solution, lengths, m) + outcome.solution
     return outcome
@@ -222,8 +228,9 @@ MAX_CONFIGURATIONS = 20_000
 
 def configurations_of(spec, k: int, horizon: int, deadline: float) -> list[Configuration] | None:
     """Every configuration of organization k the rule and the cap allow,
-    None past ``MAX_CONFIGURATIONS`` or past ``deadline`` (a monotonic
-    time). Jobs of one length are interchangeable, so only how many of each
+    None past ``MAX_CONFIGURATIONS``, past ``deadline`` (a monotonic
+    time) or once its stop request is set (``solvers.exact.stopping``).
+    Jobs of one length are interchangeable, so only how many of each
     length go to each machine (or out) is chosen, the lowest indexes on the
     first machines and the highest exported; of configurations with the
     same loads and exports, only the least own completions is kept (the
@@ -255,7 +262,7 @@ def configurations_of(spec, k: int, horizon: int, deadline: float) -> list[Confi
             return len(best) <= MAX_CONFIGURATIONS
         p, jobs = groups[g]
         for counts in _splits(len(jobs), len(mine)):
-            if time.monotonic() > deadline:
+            if time.monotonic() > deadline or stop_requested():
                 return False
             grown, ended, placed, total, i = list(loads), list(last), dict(machine), completions, 0
             for b, count in enumerate(counts):

@@ -115,15 +115,24 @@ def test_a_lagging_lane_asks_the_cap_the_other_refuted():
 
 
 def test_a_moot_question_is_stopped_at_once():
-    """b's model would run the whole limit; a's schedule at the bound makes
-    it moot, and the race ends long before the limit."""
+    """b's model would run the whole limit; a's schedule at the bound,
+    found after b has started, makes it moot, and the race ends long
+    before the limit."""
+    asked = []
+
     def stuck(cap):
+        asked.append(cap)
         stop_request().wait(30)
         return None
 
     began = time.monotonic()
-    outcome = run([[lane("a", lambda cap: 10)], [lane("b", stuck)]], seconds=30)
-    assert outcome.value == 10 and time.monotonic() - began < 2
+    outcome = run([[lane("a", lambda cap: 10, delay=0.3)], [lane("b", stuck)]], seconds=30)
+    assert outcome.value == 10 and asked == [10] and time.monotonic() - began < 2
+
+
+def test_one_lane_is_no_race():
+    with pytest.raises(ValueError, match="two lanes"):
+        run([[lane("a", optimum_at(13))]])
 
 
 def _golomb_ruler(marks: int = 11, length: int = 120) -> cp_model.CpModel:
@@ -181,3 +190,28 @@ def test_an_error_in_a_model_stops_the_race_and_is_raised():
     with pytest.raises(AssertionError, match="invalid model"):
         run([[lane("a", stuck)], [lane("b", broken, delay=0.1)]], seconds=30)
     assert time.monotonic() - began < 2
+
+
+def test_a_milp_stopped_while_it_is_built_never_starts_cbc():
+    """A stop that comes before CBC starts: the model is not handed to CBC,
+    and the selfish MILP's enumeration of configurations ends at once."""
+    import pulp
+
+    from schedbench.instances.mosp import random_small
+    from schedbench.solvers import milp
+    from schedbench.solvers.milp import mosp as milp_mosp
+    from schedbench.solvers.mosp import MospSpec, local_references
+
+    problem = pulp.LpProblem("one", pulp.LpMinimize)
+    x = problem.add_variable("x", cat=pulp.LpBinary)
+    problem += x >= 0
+    request = threading.Event()
+    request.set()
+    inst = random_small(3100, organizations=(4, 4), machines=(1, 2), jobs=(4, 6), length=(1, 9),
+                        local_objective="sum_ci", selfish=True)
+    spec = MospSpec(inst, local_references(inst, 10))
+    with stoppable(request):
+        assert milp.run(problem, 30, [x]).status == "unknown"
+        assert milp_mosp.configurations_of(spec, 0, spec.horizon, float("inf")) is None
+    assert milp.run(problem, 30, [x]).status == "optimal"
+    assert milp_mosp.configurations_of(spec, 0, spec.horizon, float("inf"))

@@ -116,11 +116,11 @@ def test_frontier_grows_until_half_fail_and_resumes(tmp_path, monkeypatch):
     calls = []
 
     def fake(task):  # the MILP proves nothing from step 1 on: it must stop there
-        line_, step, seed, backend, *_ = task
+        line_, step, seed, backend, limit, cpsat_workers = task
         calls.append((step, seed, backend))
         proven = backend == "cpsat" or step == 0
-        return {"line": line_["name"], "step": step, "seed": seed, "backend": backend, "time_limit": 1.0,
-                "family": "pcmax",
+        return {"line": line_["name"], "step": step, "seed": seed, "backend": backend, "time_limit": limit,
+                "cpsat_workers": cpsat_workers, "family": "pcmax",
                 "jobs": line_["steps"][step], "machines": 2, "status": "optimal" if proven else "feasible",
                 "value": "7", "bound": "7" if proven else "5", "proof": [], "seconds": 0.1}
 
@@ -159,23 +159,18 @@ def test_frontier_grows_until_half_fail_and_resumes(tmp_path, monkeypatch):
     calls.clear()
     frontier.run([line], 3, 2.0, 1, results, cpsat_workers=2)  # other CP-SAT threads: solved again
     assert len(calls) == len(rows)
+    calls.clear()
+    frontier.run([line], 3, 2.0, 2, results, cpsat_workers=2)  # other solves at a time: solved again
+    assert len(calls) == len(rows)
+    raced = dict(line, backends=["cpsat+milp"])  # a run of another backend keeps these rows
+    frontier.run([raced], 3, 2.0, 2, results, cpsat_workers=2)
+    calls.clear()
+    again = frontier.run([line], 3, 2.0, 2, results, cpsat_workers=2)
+    assert calls == [] and {r["backend"] for r in again} == {"cpsat", "milp", "cpsat+milp"}
     assert frontier.disagreements(rows) == []
     wrong = [dict(r, value="8", bound="8") if r["backend"] == "milp" and r["step"] == 0 and r["seed"] == 1 else r
              for r in rows]
     assert frontier.disagreements(wrong) == ["tiny pcmax step 0 seed 1: two optima ['7', '8']"]
-
-
-def test_a_frontier_run_of_some_backends_keeps_the_others_rows():
-    """``--backend`` runs only the backends given on the chosen lines; the
-    results file keeps each chosen line's own backends' rows and every
-    other line's."""
-    from bench import frontier
-
-    a, b = {"name": "a", "steps": [1]}, {"name": "b", "steps": [1], "backends": ["cpsat"]}
-    chosen, kept = frontier._with_backends([a, b], ["a"], ["cpsat+milp"])
-    assert chosen == [dict(a, backends=("cpsat+milp",))]
-    assert kept == [dict(a, backends=("cpsat", "milp", "cpsat+milp")), b]
-    assert frontier._with_backends([a, b], None, None) == ([a, b], [a, b])
 
 
 def test_every_frontier_line_builds_its_first_and_last_step():
