@@ -98,9 +98,8 @@ def run(chosen: list[dict], count: int, limit: float, workers: int, results: Pat
     or backend does not drop the others', nor a training run (``first_seed``
     10) the table's seeds 0 to 9."""
     seeds = range(first_seed, first_seed + count)
-    every_backend = {backend for family in families.names() for backend in families.backends(family)}
     wanted = {(line["name"], step, seed, backend, limit, workers, cpsat_workers) for line in kept or chosen
-              for backend in every_backend
+              for backend in every_backend()
               for step in range(len(line["steps"])) for seed in range(first_seed + count)}
     rows = resume(results, wanted, key=_key)
     names = {line["name"] for line in chosen}
@@ -120,6 +119,11 @@ def run(chosen: list[dict], count: int, limit: float, workers: int, results: Pat
                     if sum(settled(a) for a in answers if a["status"] != "refused") < GIVE_UP * count:
                         break
     return list(done.values())
+
+
+def every_backend() -> set[str]:
+    """Every backend some family takes: what a line or ``--backend`` may name."""
+    return {backend for family in families.names() for backend in families.backends(family)}
 
 
 def _backends(line: dict) -> tuple[str, ...]:
@@ -202,6 +206,11 @@ def main() -> None:
               for line in every if not args.line or line["name"] in args.line]
     if args.first_seed < 0:
         parser.error(f"--first-seed: must be >= 0, got {args.first_seed}")
+    if min(args.workers, args.cpsat_workers) < 1:
+        parser.error(f"--workers and --cpsat-workers: must be >= 1, got {args.workers} and {args.cpsat_workers}")
+    known = every_backend()
+    if set(args.backend or ()) - known:
+        parser.error(f"--backend: unknown {sorted(set(args.backend) - known)} (known: {', '.join(sorted(known))})")
     began = time.perf_counter()
     rows = run(chosen, args.instances, args.time_limit, args.workers, args.results, kept=every,
                first_seed=args.first_seed, cpsat_workers=args.cpsat_workers)

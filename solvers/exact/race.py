@@ -44,7 +44,6 @@ class RaceOutcome:
     schedule: object | None   # the best schedule found, the incumbent if none better
     value: int | None
     proof: tuple[str, ...]    # the methods whose refutations make ``bound`` (empty at ``lower``)
-    found_by: str | None      # the method that found ``schedule`` (None: the incumbent)
     details: dict
 
 
@@ -65,8 +64,8 @@ class _Race:
     schedule: object | None
     value_of: Callable[[object], int]
     deadline: float
-    lanes: list[_Lane] = field(default_factory=list)
-    found_by: str | None = None
+    lanes: list[_Lane]
+    found_by: str | None = None   # the method that found ``schedule`` (None: the incumbent)
     error: BaseException | None = None   # what a lane raised: the race stops, and ``race`` raises it
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -163,7 +162,7 @@ class _Race:
         bound = self.lower if dropped else min(lane.refuted for lane in self.lanes) + 1
         proof = tuple(lane.refuted_by for lane in self.lanes) if bound > self.lower else ()
         value = None if self.schedule is None else self.value_of(self.schedule)
-        return RaceOutcome(bound, self.schedule, value, proof, self.found_by, details)
+        return RaceOutcome(bound, self.schedule, value, proof, details)
 
 
 def race(lanes: Sequence[Sequence[tuple[str, CapQuestion]]], lower: int, upper: int, incumbent,

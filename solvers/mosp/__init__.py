@@ -38,10 +38,10 @@ MODELS = {"cpsat": cpsat_model, "milp": milp_model}
 RACE = "cpsat+milp"
 BACKENDS = ("cpsat", "milp", RACE, "portfolio")  # portfolio: unconstrained-makespan (P||Cmax) only
 #: The strongest measured: on the held-out selfish shapes, one solve at a
-#: time on 2 cores at 10 s, both at once prove 51 of the 70 instances on
-#: which CP-SAT on two threads proves 42 and the MILP 45
+#: time on 2 cores at 10 s, both at once prove at least as many as CP-SAT
+#: on two threads and the MILP at every step, more at most
 #: (docs/results/frontier_shapes_one_at_a_time.md); on the tuned MOSP lines,
-#: every step as many as CP-SAT (docs/frontier.md).
+#: every step as many as CP-SAT (docs/results/frontier_mosp_race.md).
 DEFAULT_SOLVER = RACE
 #: The local search's share of the limit on selfish instances, at most (it
 #: mostly stops within a second: at the bound, or out of patience).

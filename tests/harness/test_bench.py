@@ -358,3 +358,14 @@ def test_confirmation_costs_asks_each_method_the_claims_question(tmp_path, monke
     log = tmp_path / "log.jsonl"
     log.write_text("".join(json.dumps(r) + "\n" for r in rows))
     assert [r["seed"] for r in confirmation_costs.unconfirmed_solves(log)] == [1]
+
+
+def test_a_frontier_run_refuses_an_unknown_backend_and_no_threads():
+    import pathlib
+    import subprocess
+    import sys
+
+    for args, name in ((["--backend", "cpsatt"], "--backend"), (["--cpsat-workers", "0"], "--cpsat-workers")):
+        done = subprocess.run([sys.executable, "-m", "bench.frontier", *args], capture_output=True, text=True,
+                              cwd=pathlib.Path(__file__).resolve().parents[2])
+        assert done.returncode == 2 and name in done.stderr and "Traceback" not in done.stderr, done.stderr
