@@ -43,9 +43,37 @@ MILP_METHODS = ("milp", "arcflow-milp")
 MILP_MINIMUM = 1.0
 MILP_SHARE = 0.6
 
-#: The status of a question refuted by a checkable computation before any
-#: model is built (empty start windows): a proof on its own, named "windows".
-FORMULA = "infeasible-by-windows"
+_CHECKED = "infeasible-by-"
+
+
+def checked_refutation(name: str) -> str:
+    """The status of a question refuted by the checkable computation
+    ``name`` (a proof on its own, as a bound formula is): the methods that
+    decide questions return it, and every search certifies it as it stands."""
+    return _CHECKED + name
+
+
+def refutation_by(status: str, method: str) -> str | None:
+    """What refuted a question answered ``status`` by ``method``: the method
+    (INFEASIBLE), the checkable computation (``checked_refutation``), or
+    None when the answer refutes nothing."""
+    if status == INFEASIBLE:
+        return method
+    return status.removeprefix(_CHECKED) if status.startswith(_CHECKED) else None
+
+
+def refutes(status: str) -> bool:
+    """Whether ``status`` refutes its question: INFEASIBLE, or a checked refutation."""
+    return status == INFEASIBLE or is_checked(status)
+
+
+def is_checked(status: str) -> bool:
+    """Whether ``status`` is a refutation by a checkable computation (``checked_refutation``)."""
+    return status.startswith(_CHECKED)
+
+
+#: Empty start windows: a question refuted before any model is built.
+FORMULA = checked_refutation("windows")
 
 #: A question asked again: seconds -> (status, solution or None).
 Question = Callable[[float], tuple[str, object]]
@@ -93,8 +121,8 @@ def confirm(alternatives: Iterable[tuple[str, Question]], deadline: float) -> Co
             status, solution = ask(remaining)
         except ModelTooLarge:
             continue
-        if status in (INFEASIBLE, FORMULA):
-            return Confirmation(name if status == INFEASIBLE else "windows", None, time.monotonic() - began)
+        if (by := refutation_by(status, name)) is not None:
+            return Confirmation(by, None, time.monotonic() - began)
         if solution is not None:
             return Confirmation(None, solution, time.monotonic() - began, name)
     return Confirmation(None, None, time.monotonic() - began)

@@ -15,9 +15,13 @@ refuses the model or answers nothing before the time is up, the next
 takes over where the lane stands (the lane's refutations stay: each
 was made by a method independent of the other lanes').
 
+A refutation by a checkable computation (``certificate.checked_refutation``:
+a proof on its own, as a bound formula is) refutes the cap for every lane.
+
 A valid schedule at or under a cap a lane refuted shows that refutation
 false: the lane's claims are dropped (it ends, and the race certifies
-nothing past ``lower``), and ``details["refuted_claim"]`` says so.
+nothing past ``lower`` but a checked refutation), and
+``details["refuted_claim"]`` says so.
 """
 
 import contextvars
@@ -27,9 +31,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from schedbench.errors import ModelTooLarge
-from schedbench.result import INFEASIBLE
 from schedbench.solvers.cpsat import confirming
-from schedbench.solvers.exact.certificate import FORMULA, MILP_MINIMUM
+from schedbench.solvers.exact.certificate import MILP_MINIMUM, is_checked, refutation_by
 from schedbench.solvers.exact.settings import cpsat_workers
 from schedbench.solvers.exact.stopping import stoppable
 from schedbench.solvers.milp import CBC_GRACE
@@ -66,6 +69,9 @@ class _Race:
     deadline: float
     lanes: list[_Lane]
     found_by: str | None = None   # the method that found ``schedule`` (None: the incumbent)
+    checked: int = 0              # the highest cap a checkable computation refuted (``lower - 1``: none)
+    checked_by: str | None = None
+    checked_dropped: dict | None = None  # a checked refutation a schedule showed false (a bug in its check)
     error: BaseException | None = None   # what a lane raised: the race stops, and ``race`` raises it
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -106,10 +112,13 @@ class _Race:
                 status, found = "unknown", None
             with self.lock:
                 lane.asking = None
+                by = refutation_by(status, name)
                 if found is not None:
                     self._found(name, found)
-                elif status in (INFEASIBLE, FORMULA):  # FORMULA: empty start windows, a proof on their own
-                    self._refuted(lane, name if status == INFEASIBLE else "windows", cap)
+                elif by is not None and is_checked(status):
+                    self._checked(by, cap)
+                elif by is not None:
+                    self._refuted(lane, name, cap)
                 elif not request.is_set():
                     return "gave up"
 
@@ -120,10 +129,11 @@ class _Race:
         single question (on a selfish MOSP instance of 33 jobs, CP-SAT refuted
         cap 23 in 6.1 s, and caps 22 and 23 in 5.2 + 6.1 s)."""
         lane = self.lanes[index]
-        own = lane.refuted + 1
+        own = max(lane.refuted, self.checked) + 1
         if lane.dropped is not None or own >= self.target:
             return None
-        others = [other.refuted for other in self.lanes if other is not lane and other.dropped is None]
+        others = [max(other.refuted, self.checked) for other in self.lanes
+                  if other is not lane and other.dropped is None]
         return min(max(own, min(others, default=own)), self.target - 1)
 
     def _found(self, name: str, schedule) -> None:
@@ -135,7 +145,22 @@ class _Race:
         for lane in self.lanes:
             if lane.refuted >= value and lane.dropped is None:
                 lane.dropped = {"bound": str(lane.refuted + 1), "by": lane.refuted_by, "solution_from": name}
+        if self.checked >= value:
+            self._drop_checked(name)
         self._stop_the_moot()
+
+    def _checked(self, name: str, cap: int) -> None:
+        """A checkable refutation of ``cap``: every lane's, at once."""
+        if cap >= self.target:  # a schedule of value <= cap is known: its check is wrong
+            self.checked, self.checked_by = cap, name
+            self._drop_checked(self.found_by)
+        elif cap > self.checked:
+            self.checked, self.checked_by = cap, name
+            self._stop_the_moot()
+
+    def _drop_checked(self, solution_from: str | None) -> None:
+        self.checked_dropped = {"bound": str(self.checked + 1), "by": self.checked_by, "solution_from": solution_from}
+        self.checked, self.checked_by = self.lower - 1, None
 
     def _refuted(self, lane: _Lane, name: str, cap: int) -> None:
         if cap >= self.target:  # a schedule of value <= cap is known: the refutation is false
@@ -154,13 +179,20 @@ class _Race:
                 lane.asking[1].set()
 
     def outcome(self) -> RaceOutcome:
-        """What the lanes certify together: the least of their refutations."""
+        """What the lanes certify together: the least of their refutations,
+        or the highest checked refutation where it is higher."""
         details: dict = {"race": {"lanes": [list(lane.used) for lane in self.lanes]}}
         dropped = [lane.dropped for lane in self.lanes if lane.dropped is not None]
-        if dropped:
-            details["refuted_claim"] = dropped[0]
-        bound = self.lower if dropped else min(lane.refuted for lane in self.lanes) + 1
-        proof = tuple(lane.refuted_by for lane in self.lanes) if bound > self.lower else ()
+        if dropped or self.checked_dropped:
+            details["refuted_claim"] = (dropped or [self.checked_dropped])[0]
+        by_lanes = self.lower - 1 if dropped else min(lane.refuted for lane in self.lanes)
+        bound = max(by_lanes, self.checked) + 1
+        if bound == self.lower:
+            proof: tuple[str, ...] = ()
+        elif self.checked >= by_lanes:
+            proof = (self.checked_by,)
+        else:
+            proof = tuple(lane.refuted_by for lane in self.lanes)
         value = None if self.schedule is None else self.value_of(self.schedule)
         return RaceOutcome(bound, self.schedule, value, proof, details)
 
@@ -175,7 +207,7 @@ def race(lanes: Sequence[Sequence[tuple[str, CapQuestion]]], lower: int, upper: 
     if len(lanes) < 2:
         raise ValueError("a race needs two lanes or more: one method's refutations prove nothing")
     target = upper + 1 if incumbent is None else min(upper + 1, value_of(incumbent))
-    state = _Race(lower, target, incumbent, value_of, deadline, [_Lane(lower - 1) for _ in lanes])
+    state = _Race(lower, target, incumbent, value_of, deadline, [_Lane(lower - 1) for _ in lanes], checked=lower - 1)
     threads = [threading.Thread(target=contextvars.copy_context().run, args=(state.run_lane, index, methods),
                                 daemon=True) for index, methods in enumerate(lanes)]
     for thread in threads:

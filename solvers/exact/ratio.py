@@ -21,8 +21,9 @@ from fractions import Fraction
 from math import ceil, floor
 from types import ModuleType
 
-from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL
-from schedbench.solvers.exact.certificate import FORMULA, SEARCH_SHARE, Confirmation, confirm, other_methods
+from schedbench.result import FEASIBLE, OPTIMAL
+from schedbench.solvers.exact.certificate import (SEARCH_SHARE, Confirmation, confirm, is_checked, other_methods,
+                                                  refutation_by, refutes)
 
 #: Share of the confirmation's time kept for the claim before the last: the
 #: last claim is often the search's hardest refutation, and should a second
@@ -31,7 +32,7 @@ from schedbench.solvers.exact.certificate import FORMULA, SEARCH_SHARE, Confirma
 FALLBACK_SHARE = 0.1
 
 #: ask(model module, limits, seconds) -> (status, schedule or None): "N_k <= limits[k] for every k?";
-#: status FORMULA when the limits leave a start window empty (no model asked).
+#: a checked refutation (``certificate.FORMULA``) when the limits leave a start window empty (no model asked).
 Ask = Callable[[object, list[int], float], tuple[str, object]]
 
 
@@ -120,10 +121,10 @@ class _Bisection:
                 if value > target:
                     raise AssertionError(f"model broke its limits: value {value} > target {target}")
                 self.upper, self.schedule = value, found
-            elif status in (INFEASIBLE, FORMULA):
+            elif refutes(status):
                 self.claimed, self.refuted = smallest_candidate_above(target, self.denominators), target
-                if status == FORMULA:  # a checkable refutation: certified as it stands
-                    self.certified, self.proof = self.claimed, ("windows",)
+                if is_checked(status):  # a checkable refutation: certified as it stands
+                    self.certified, self.proof = self.claimed, (refutation_by(status, ""),)
                 else:
                     self.refutations.append(target)
             else:

@@ -285,10 +285,18 @@ def _searched_and_confirmed(spec: MospSpec, solver: str, certified: int, proof: 
 def _raced(spec: MospSpec, solver: str, certified: int, proof: tuple[str, ...], upper: int,
            best: Schedule | None, began: float, time_limit: float,
            details: dict) -> tuple[Schedule | None, int, tuple[str, ...]]:
-    """Both backends on the caps at once (``solvers.exact.race``): (best schedule, certified bound, its proof)."""
+    """Both backends on the caps at once (``solvers.exact.race``): (best
+    schedule, certified bound, its proof). CP-SAT's lane starts with the
+    configuration LP's checked refutations (``relaxation_refutes``), a
+    proof on their own for both lanes, from the bound up to the first cap
+    it cannot refute (none above it can be), where CP-SAT takes over: the
+    LP takes CP-SAT's core, the weaker one on the caps it refutes, and
+    leaves CBC its own."""
     if certified > upper:
         return best, certified, proof
     lanes = model_lanes(MODELS, lambda model, cap, seconds: _cap_answer(spec, model.decide(spec, cap, seconds)))
+    lanes[0].insert(0, ("configuration-lp", lambda cap, seconds: _cap_answer(
+        spec, milp_model.relaxation_refutes(spec, cap, seconds))))
     outcome = race(lanes, certified, upper, best, lambda schedule: makespan(spec.instance, schedule),
                    began + time_limit)
     details.update(outcome.details)

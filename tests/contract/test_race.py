@@ -16,6 +16,7 @@ from schedbench.result import INFEASIBLE
 from schedbench.solvers import cpsat
 from schedbench.solvers.exact import settings
 from schedbench.solvers.milp import _cbc_watch
+from schedbench.solvers.exact.certificate import checked_refutation
 from schedbench.solvers.exact.race import race
 from schedbench.solvers.exact.stopping import stop_request, stoppable
 
@@ -215,3 +216,36 @@ def test_a_milp_stopped_while_it_is_built_never_starts_cbc():
         assert milp_mosp.configurations_of(spec, 0, spec.horizon, float("inf")) is None
     assert milp.run(problem, 30, [x]).status == "optimal"
     assert milp_mosp.configurations_of(spec, 0, spec.horizon, float("inf"))
+
+
+def checked_lane(name, checked_up_to, value):
+    """A method whose refutations up to ``checked_up_to`` are checkable
+    computations (``certificate.checked_refutation``), then honest about ``value``."""
+    def ask(cap, seconds):
+        if cap <= checked_up_to:
+            return checked_refutation(name), None
+        return ("feasible", value) if cap >= value else ("unknown", None)
+    return name, ask
+
+
+def test_a_checked_refutation_counts_for_every_lane():
+    """b's checkable computation refutes caps 10 to 12; a never answers:
+    the bound is 13 on b's check alone, the proof names it once."""
+    outcome = run([[lane("a", lambda cap: None)], [checked_lane("lp", 12, 13)]])
+    assert (outcome.bound, outcome.value, outcome.proof) == (13, 13, ("lp",))
+
+
+def test_a_slow_lane_skips_the_caps_a_check_refuted():
+    """The check refutes 10 and 11 at once and finds 12; the slow honest
+    lane's question is made moot: the bound 12 rests on the check alone."""
+    log = []
+    outcome = run([[lane("a", optimum_at(12), log, delay=0.05)], [checked_lane("lp", 11, 12)]], incumbent=13)
+    assert (outcome.bound, outcome.value, outcome.proof) == (12, 12, ("lp",))
+    assert ("a", 11) not in log
+
+
+def test_a_schedule_under_a_checked_refutation_drops_it():
+    """A check that refutes cap 14 while a lane finds 12 is wrong: nothing past ``lower`` rests on it."""
+    outcome = run([[lane("a", lambda cap: 12 if cap >= 12 else None, delay=0.05)], [checked_lane("lp", 14, 99)]])
+    assert outcome.value == 12 and outcome.bound == 10 and outcome.proof == ()
+    assert outcome.details["refuted_claim"]["by"] == "lp"

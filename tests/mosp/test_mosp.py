@@ -154,11 +154,13 @@ def test_cap_models_agree_at_the_frontier_s_sizes(objective):
     earlier form left open: on 5 instances per local objective, every cap
     from the bound up to the first feasible one gets the same answer from
     CP-SAT and the MILP, each MILP schedule passes the validator within
-    its cap, and some cap below the optimum is refuted by both."""
+    its cap, and some cap below the optimum is refuted by both; the
+    configuration LP's checked refutation comes only where they refute,
+    and on some cap."""
     from schedbench.solvers.cpsat import mosp as cpsat_mosp
     from schedbench.solvers.milp import mosp as milp_mosp
 
-    refuted = 0
+    refuted = by_lp = 0
     for seed in range(5):
         inst = random_small(3100 + seed, organizations=(4, 4), machines=(1, 2), jobs=(4, 6), length=(1, 9),
                             local_objective=objective, selfish=True)
@@ -166,6 +168,9 @@ def test_cap_models_agree_at_the_frontier_s_sizes(objective):
         for cap in range(spec.lower_bound(), spec.horizon + 1):
             a, b = cpsat_mosp.decide(spec, cap, 20), milp_mosp.decide(spec, cap, 20)
             assert a.status == b.status or a.solution is not None and b.solution is not None, (seed, cap)
+            relaxed = milp_mosp.relaxation_refutes(spec, cap, 20).status
+            assert relaxed in (milp_mosp.CONFIGURATION_LP, "unknown") and (relaxed == "unknown" or b.solution is None)
+            by_lp += relaxed == milp_mosp.CONFIGURATION_LP
             if b.solution is None:
                 assert b.status == INFEASIBLE, (seed, cap)
                 refuted += 1
@@ -174,7 +179,7 @@ def test_cap_models_agree_at_the_frontier_s_sizes(objective):
             schedule = Schedule(tuple(b.solution[:n]), tuple(b.solution[n:]))
             assert check(inst, schedule, references=spec.references) == [] and makespan(inst, schedule) <= cap
             break
-    assert refuted >= 2
+    assert refuted >= 2 and by_lp >= 1
 
 
 def test_configurations_are_the_organization_s_own_sides():
@@ -383,12 +388,18 @@ def test_three_partition_backends_agree_beyond_the_reduction_s_sizes():
     assert decided >= 6
 
 
-def test_the_race_proves_with_both_backends_at_the_frontier_s_sizes():
+@pytest.mark.parametrize("relaxation", ["checked", "left out"])
+def test_the_race_proves_with_both_backends_at_the_frontier_s_sizes(relaxation, monkeypatch):
     """Both backends at once on the cap models' selfish instances of about
     20 jobs (5 per local objective): each is proven, at CP-SAT's own
-    optimum, with a valid schedule; where refutations make the bound, the
-    proof names the two lanes, and some bound is made so."""
-    raced = 0
+    optimum, with a valid schedule. The configuration LP's checked
+    refutations make some bound alone; without them, refutations by the two
+    lanes make some bound, and the proof names both."""
+    from schedbench.solvers.milp import mosp as milp_mosp
+
+    if relaxation == "left out":
+        monkeypatch.setattr(milp_mosp, "relaxation_refutes", lambda *args: milp_mosp.UNKNOWN)
+    proofs = []
     for objective in ("cmax", "sum_ci"):
         for seed in range(5):
             inst = random_small(3100 + seed, organizations=(4, 4), machines=(1, 2), jobs=(4, 6), length=(1, 9),
@@ -396,7 +407,7 @@ def test_the_race_proves_with_both_backends_at_the_frontier_s_sizes():
             both, alone = solve(inst, None, RACE, 30), solve(inst, None, "cpsat", 30)
             assert both.status == alone.status == OPTIMAL and both.objective == alone.objective, (objective, seed)
             assert violations(inst, both.schedule, None) == []
-            if len(both.proof) == 2:
-                assert both.proof in (("cpsat", "milp"), ("cpsat", "cpsat-confirm")), both.proof
-                raced += 1
-    assert raced >= 1
+            assert both.proof in (("LB",), ("configuration-lp",), ("cpsat", "milp"), ("cpsat", "cpsat-confirm")), \
+                both.proof
+            proofs.append(both.proof)
+    assert ("configuration-lp",) in proofs if relaxation == "checked" else any(len(p) == 2 for p in proofs), proofs
