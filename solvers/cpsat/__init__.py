@@ -16,7 +16,6 @@ model: CP-SAT has answered INFEASIBLE on feasible models given such hints
 (this project's MOSP cap model with 2 workers, issue 15).
 """
 
-import threading
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -27,7 +26,7 @@ from ortools.sat.python import cp_model
 
 from schedbench.errors import ModelTooLarge
 from schedbench.solvers.exact import settings
-from schedbench.solvers.exact.stopping import stop_request
+from schedbench.solvers.exact.stopping import stopped_on_request
 from schedbench.solvers.exact.outcome import ModelOutcome, round_bound
 
 STATUS = {
@@ -73,35 +72,6 @@ def hints_inside_domains(model: cp_model.CpModel) -> bool:
     return True
 
 
-#: How often a stoppable solve looks at its stop request (``solvers.exact.stopping``).
-_POLL = 0.02
-
-
-@contextmanager
-def _stopped_on_request(solver: cp_model.CpSolver) -> Iterator[None]:
-    """Stop ``solver``'s search once this thread's stop request is set. A
-    watcher asks again at every poll while the solve lasts: a stop asked
-    before the search has started is a no-op in CP-SAT."""
-    request = stop_request()
-    if request is None:
-        yield
-        return
-    finished = threading.Event()
-
-    def watch() -> None:
-        while not finished.wait(_POLL):
-            if request.is_set():
-                solver.stop_search()
-
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
-    try:
-        yield
-    finally:
-        finished.set()
-        watcher.join()
-
-
 def run(model: cp_model.CpModel, time_limit: float, values, has_objective: bool = True,
         parameters: Mapping[str, object] = MappingProxyType({})) -> ModelOutcome:
     """Solve and read ``values`` (a list of int expressions) if a solution
@@ -117,7 +87,7 @@ def run(model: cp_model.CpModel, time_limit: float, values, has_objective: bool 
     solver.parameters.cp_model_presolve = configuration.presolve
     for name, value in parameters.items():
         setattr(solver.parameters, name, value)
-    with _stopped_on_request(solver):
+    with stopped_on_request(solver.stop_search):
         code = solver.solve(model)
     status = STATUS[code]
     if code == cp_model.MODEL_INVALID:

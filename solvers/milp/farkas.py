@@ -16,7 +16,7 @@ import pulp
 import scipy.sparse
 from ortools.linear_solver.python.model_builder_helper import ModelBuilderHelper, ModelSolverHelper, SolveStatus
 
-from schedbench.solvers.exact.stopping import stop_requested
+from schedbench.solvers.exact.stopping import stop_requested, stopped_on_request
 
 #: Phase 1's optimum above which the relaxation counts as infeasible.
 INFEASIBLE_ABOVE = 1e-6
@@ -31,7 +31,7 @@ def farkas_weights(problem: pulp.LpProblem, time_limit: float) -> dict[str, floa
     """Row name -> weight proving the LP relaxation of ``problem`` (its
     variables >= 0, their upper bounds left out, which the models' rows
     imply) infeasible; None when it is feasible, or GLOP does not finish
-    within ``time_limit`` seconds or a stop is requested."""
+    within ``time_limit`` seconds or before a stop is requested (``solvers.exact.stopping``)."""
     deadline = time.monotonic() + time_limit
     names, model = _phase_one(problem)
     if stop_requested() or time.monotonic() >= deadline:
@@ -39,7 +39,8 @@ def farkas_weights(problem: pulp.LpProblem, time_limit: float) -> dict[str, floa
     solver = ModelSolverHelper("glop")
     solver.set_solver_specific_parameters(GLOP_PARAMETERS)
     solver.set_time_limit_in_seconds(max(deadline - time.monotonic(), 0.001))
-    solver.solve(model)
+    with stopped_on_request(solver.interrupt_solve):
+        solver.solve(model)
     if solver.status() != SolveStatus.OPTIMAL or solver.objective_value() <= INFEASIBLE_ABOVE:
         return None
     return dict(zip(names, (-solver.dual_values()).tolist()))

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from ortools.sat.python import cp_model
@@ -249,3 +250,27 @@ def test_a_schedule_under_a_checked_refutation_drops_it():
     outcome = run([[lane("a", lambda cap: 12 if cap >= 12 else None, delay=0.05)], [checked_lane("lp", 14, 99)]])
     assert outcome.value == 12 and outcome.bound == 10 and outcome.proof == ()
     assert outcome.details["refuted_claim"]["by"] == "lp"
+
+
+def test_a_stop_request_interrupts_glop():
+    """The phase 1 of an infeasible configuration LP (51 jobs, about 3 s in
+    GLOP) gives no weights when the stop comes 0.3 s into it."""
+    import pulp
+
+    from bench.frontier import instance, lines
+    from schedbench.solvers.milp import mosp as milp_mosp
+    from schedbench.solvers.milp.farkas import farkas_weights
+    from schedbench.solvers.mosp import MospSpec, local_references
+
+    line = next(line for line in lines(Path("bench/frontier_shapes.toml"))
+                if line["name"] == "mosp sum_ci selfish, 8 orgs x 1 machine")
+    inst = instance(line, 2, 3)
+    spec = MospSpec(inst, local_references(inst, 10))
+    problem = pulp.LpProblem("lp", pulp.LpMinimize)
+    milp_mosp._selfish(problem, spec, 31, 30)
+    request = threading.Event()
+    threading.Timer(0.3, request.set).start()
+    began = time.monotonic()
+    with stoppable(request):
+        assert farkas_weights(problem, 30) is None
+    assert time.monotonic() - began < 1.5
