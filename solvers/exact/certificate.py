@@ -62,7 +62,7 @@ def refutation_by(status: str, method: str) -> str | None:
     return status.removeprefix(_CHECKED) if status.startswith(_CHECKED) else None
 
 
-def refutes(status: str) -> bool:
+def is_refutation(status: str) -> bool:
     """Whether ``status`` refutes its question: INFEASIBLE, or a checked refutation."""
     return status == INFEASIBLE or is_checked(status)
 

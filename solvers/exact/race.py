@@ -69,11 +69,14 @@ class _Race:
     deadline: float
     lanes: list[_Lane]
     found_by: str | None = None   # the method that found ``schedule`` (None: the incumbent)
-    checked: int = 0              # the highest cap a checkable computation refuted (``lower - 1``: none)
+    checked: int = field(init=False)  # the highest cap a checkable computation refuted (``lower - 1``: none)
     checked_by: str | None = None
     checked_dropped: dict | None = None  # a checked refutation a schedule showed false (a bug in its check)
     error: BaseException | None = None   # what a lane raised: the race stops, and ``race`` raises it
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self.checked = self.lower - 1
 
     def run_lane(self, index: int, methods: Sequence[tuple[str, CapQuestion]]) -> None:
         """The lane's methods in turn, each from where the lane stands
@@ -115,7 +118,7 @@ class _Race:
                 by = refutation_by(status, name)
                 if found is not None:
                     self._found(name, found)
-                elif by is not None and is_checked(status):
+                elif is_checked(status):
                     self._checked(by, cap)
                 elif by is not None:
                     self._refuted(lane, name, cap)
@@ -207,7 +210,7 @@ def race(lanes: Sequence[Sequence[tuple[str, CapQuestion]]], lower: int, upper: 
     if len(lanes) < 2:
         raise ValueError("a race needs two lanes or more: one method's refutations prove nothing")
     target = upper + 1 if incumbent is None else min(upper + 1, value_of(incumbent))
-    state = _Race(lower, target, incumbent, value_of, deadline, [_Lane(lower - 1) for _ in lanes], checked=lower - 1)
+    state = _Race(lower, target, incumbent, value_of, deadline, [_Lane(lower - 1) for _ in lanes])
     threads = [threading.Thread(target=contextvars.copy_context().run, args=(state.run_lane, index, methods),
                                 daemon=True) for index, methods in enumerate(lanes)]
     for thread in threads:

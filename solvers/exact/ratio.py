@@ -23,7 +23,7 @@ from types import ModuleType
 
 from schedbench.result import FEASIBLE, OPTIMAL
 from schedbench.solvers.exact.certificate import (SEARCH_SHARE, Confirmation, confirm, is_checked, other_methods,
-                                                  refutation_by, refutes)
+                                                  is_refutation, refutation_by)
 
 #: Share of the confirmation's time kept for the claim before the last: the
 #: last claim is often the search's hardest refutation, and should a second
@@ -121,7 +121,7 @@ class _Bisection:
                 if value > target:
                     raise AssertionError(f"model broke its limits: value {value} > target {target}")
                 self.upper, self.schedule = value, found
-            elif refutes(status):
+            elif is_refutation(status):
                 self.claimed, self.refuted = smallest_candidate_above(target, self.denominators), target
                 if is_checked(status):  # a checkable refutation: certified as it stands
                     self.certified, self.proof = self.claimed, (refutation_by(status, ""),)

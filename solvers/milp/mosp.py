@@ -72,10 +72,11 @@ def relaxation_refutes(spec, cap: int, time_limit: float) -> ModelOutcome:
     configurations by its own code; unknown otherwise, and at once where
     an organization's configurations may not fit the check's budget
     (``within_budget``). A larger cap only adds columns to the relaxation,
-    so the first cap it does not refute ends what it can refute. On the
-    held-out eight-organization sum_ci line it refutes 5 of the 6 caps CBC
-    refutes there and CP-SAT's model does not within a minute, each in
-    0.3 to 3 s alone."""
+    and rows every point of the smaller cap meets, so the first cap it does
+    not refute ends what it can refute. On the held-out eight-organization
+    sum_ci line the relaxation is infeasible on 5 of the 6 caps CBC
+    refutes there and CP-SAT's model does not within a minute (GLOP's
+    phase 1 takes 1.3 to 3.5 s on three of them, 43 to 51 jobs)."""
     horizon = min(cap, spec.horizon)
     if not spec.instance.selfish or not within_budget(spec.instance):  # the check could not end: not built
         return UNKNOWN
@@ -135,8 +136,8 @@ def _selfish(problem, spec, horizon: int, time_limit: float) -> tuple[list, floa
     one configuration per organization, exported jobs time-indexed on the
     machines of others. Returns what reads the schedule back (each job's
     machine, then its start) and the deadline, or the outcome that ends
-    the question before CBC (unknown past the limits, infeasible where an
-    organization has no configuration)."""
+    the question before any solver runs (unknown past the limits,
+    infeasible where an organization has no configuration)."""
     inst = spec.instance
     lengths, m = inst.lengths, inst.machines
     owner, home = inst.owner_of_job, inst.owner_of_machine
@@ -170,9 +171,10 @@ def _selfish(problem, spec, horizon: int, time_limit: float) -> tuple[list, floa
     return [pulp.lpSum(terms) for terms in machine] + starts, deadline
 
 
-#: The status of a cap the model's LP relaxation refutes, its Farkas
-#: weights checked in exact arithmetic (``relaxation_refutes``).
-CONFIGURATION_LP = checked_refutation("configuration-lp")
+#: The name of the relaxation's checked refutation (in proofs), and the
+#: status of a cap it refutes (``relaxation_refutes``).
+RELAXATION = "configuration-lp"
+CONFIGURATION_LP = checked_refutation(RELAXATION)
 
 
 def _checked(problem, spec, horizon: int, deadline: float) -> bool:
@@ -181,7 +183,7 @@ def _checked(problem, spec, horizon: int, deadline: float) -> bool:
     weights = farkas_weights(problem, deadline - time.monotonic())
     if weights is None:
         return False
-    rows: dict[str, dict] = {"machine": {}, "ready": {}, "local": {}}
+    rows: dict[str, dict] = {"machine": {}, "ready": {}, "local": {}}  # the rows' names, as built above
     for name, weight in weights.items():
         kind, *key = name.split("_")
         if kind in rows and 0 < weight < math.inf:

@@ -252,14 +252,15 @@ def test_a_schedule_under_a_checked_refutation_drops_it():
     assert outcome.details["refuted_claim"]["by"] == "lp"
 
 
-def test_a_stop_request_interrupts_glop():
+def test_a_stop_request_interrupts_glop(monkeypatch):
     """The phase 1 of an infeasible configuration LP (51 jobs, about 3 s in
-    GLOP) gives no weights when the stop comes 0.3 s into it."""
+    GLOP: it gives weights when left alone) gives none when the stop comes
+    while GLOP runs."""
     import pulp
 
     from bench.frontier import instance, lines
+    from schedbench.solvers.milp import farkas
     from schedbench.solvers.milp import mosp as milp_mosp
-    from schedbench.solvers.milp.farkas import farkas_weights
     from schedbench.solvers.mosp import MospSpec, local_references
 
     line = next(line for line in lines(Path("bench/frontier_shapes.toml"))
@@ -267,10 +268,17 @@ def test_a_stop_request_interrupts_glop():
     inst = instance(line, 2, 3)
     spec = MospSpec(inst, local_references(inst, 10))
     problem = pulp.LpProblem("lp", pulp.LpMinimize)
-    milp_mosp._selfish(problem, spec, 31, 30)
-    request = threading.Event()
-    threading.Timer(0.3, request.set).start()
+    assert not isinstance(milp_mosp._selfish(problem, spec, 31, 30), milp_mosp.ModelOutcome)
+    assert farkas.farkas_weights(problem, 30)
+    request, phase_one = threading.Event(), farkas._phase_one
+
+    def built_then_stopped(problem):  # the stop comes 0.3 s after phase 1 is built: inside GLOP
+        built = phase_one(problem)
+        threading.Timer(0.3, request.set).start()
+        return built
+
+    monkeypatch.setattr(farkas, "_phase_one", built_then_stopped)
     began = time.monotonic()
     with stoppable(request):
-        assert farkas_weights(problem, 30) is None
+        assert farkas.farkas_weights(problem, 30) is None
     assert time.monotonic() - began < 1.5

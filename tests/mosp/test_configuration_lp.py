@@ -93,14 +93,14 @@ def test_weights_that_prove_nothing_fail_the_check(seed, objective, monkeypatch)
 
 
 def test_a_check_past_its_limits_proves_nothing(monkeypatch):
-    """Past its deadline, or with an organization past ``MAX_CONFIGURATIONS``, the same weights prove nothing."""
+    """Past its deadline, or with an organization past ``MAX_CHECKED_CONFIGURATIONS``, the weights prove nothing."""
     from schedbench.metrics.mosp import configuration_lp
 
     inst = instance(1, "sum_ci")
     spec = MospSpec(inst, local_references(inst, 10))
     _, [(cap, weights)] = checked_weights(spec, spec.lower_bound(), monkeypatch)
     assert not refutes(inst, spec.references, cap, weights, deadline=0.0)
-    monkeypatch.setattr(configuration_lp, "MAX_CONFIGURATIONS", 1)
+    monkeypatch.setattr(configuration_lp, "MAX_CHECKED_CONFIGURATIONS", 1)
     assert not refutes(inst, spec.references, cap, weights)
 
 
@@ -135,13 +135,15 @@ def test_the_rule_s_argument_only_refutes_selfish_instances(monkeypatch):
     assert not refutes(dataclasses.replace(inst, selfish=False), spec.references, cap, weights)
 
 
-def test_an_organization_whose_splits_exceed_the_budget_is_not_asked():
+def test_an_organization_whose_splits_exceed_the_budget_is_not_asked(monkeypatch):
     """Three machines and twelve jobs of distinct lengths: 4^12 splits, past
-    ``MAX_CONFIGURATIONS``, so the relaxation is not even built."""
-    from schedbench.metrics.mosp.configuration_lp import MAX_CONFIGURATIONS, within_budget
+    ``MAX_CHECKED_CONFIGURATIONS``, so the relaxation is not even built."""
+    from schedbench.metrics.mosp.configuration_lp import MAX_CHECKED_CONFIGURATIONS, within_budget
     from schedbench.model.mosp import MospInstance, Organization
 
     wide = MospInstance((Organization(3, tuple(range(1, 13))), Organization(1, (5,))), "cmax", "optimal", True)
-    assert 4 ** 12 > MAX_CONFIGURATIONS and not within_budget(wide) and within_budget(instance(1, "sum_ci"))
+    assert 4 ** 12 > MAX_CHECKED_CONFIGURATIONS and not within_budget(wide) and within_budget(instance(1, "sum_ci"))
     spec = MospSpec(wide, local_references(wide, 10))
-    assert milp_mosp.relaxation_refutes(spec, spec.lower_bound(), 10).status == "unknown"
+    built = []
+    monkeypatch.setattr(milp_mosp, "_selfish", lambda *args: built.append(args))
+    assert milp_mosp.relaxation_refutes(spec, spec.lower_bound(), 10).status == "unknown" and built == []

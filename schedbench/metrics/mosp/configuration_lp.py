@@ -51,9 +51,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import accumulate, product
 
+from schedbench.model.mosp import MospInstance
+
 #: Configurations of one organization past which the check proves nothing:
-#: in pure Python, 2 x 10^5 of them take about a second.
-MAX_CONFIGURATIONS = 200_000
+#: in pure Python, 2 x 10^5 of them take about a second. (The MILP, whose
+#: relaxation is checked, has its own limit: ``solvers.milp.mosp``.)
+MAX_CHECKED_CONFIGURATIONS = 200_000
 
 
 @dataclass(frozen=True)
@@ -64,13 +67,13 @@ class CapMultipliers:
     local: Mapping[int, Fraction]                # organization k (sum_ci only)
 
 
-def refutes(instance, references: Sequence[int], cap: int, multipliers: CapMultipliers,
+def refutes(instance: MospInstance, references: Sequence[int], cap: int, multipliers: CapMultipliers,
             deadline: float = math.inf) -> bool:
     """Whether ``multipliers`` prove that no valid selfish schedule of
     ``instance`` has makespan <= ``cap`` (``references``: ref_k). False
     when they prove nothing: weights that do not add up, a negative or
     misplaced weight, an organization with more than
-    ``MAX_CONFIGURATIONS`` configurations, or the check still running at
+    ``MAX_CHECKED_CONFIGURATIONS`` configurations, or the check still running at
     ``deadline`` (a monotonic time)."""
     weights = _scaled(instance, multipliers)
     if weights is None or not instance.selfish or not all(
@@ -93,8 +96,8 @@ def refutes(instance, references: Sequence[int], cap: int, multipliers: CapMulti
     return total < 0
 
 
-def within_budget(instance) -> bool:
-    """Whether every organization's configurations fit ``MAX_CONFIGURATIONS``
+def within_budget(instance: MospInstance) -> bool:
+    """Whether every organization's configurations fit ``MAX_CHECKED_CONFIGURATIONS``
     before any is pruned (each length's jobs split among its machines and
     out, in every way): where they do, the check can end; a cheap test
     before the LP is solved at all."""
@@ -103,7 +106,7 @@ def within_budget(instance) -> bool:
         for p in organization.jobs:
             counts[p] = counts.get(p, 0) + 1
         if math.prod(math.comb(c + organization.machines, organization.machines)
-                     for c in counts.values()) > MAX_CONFIGURATIONS:
+                     for c in counts.values()) > MAX_CHECKED_CONFIGURATIONS:
             return False
     return True
 
@@ -127,7 +130,7 @@ def _ready_sums(ready: Mapping[tuple[int, int], int], j: int, cap: int) -> list[
     return [0, *accumulate(ready.get((j, t), 0) for t in range(1, cap + 1))]
 
 
-def latest_completion(instance, references: Sequence[int], cap: int, j: int) -> int:
+def _latest_completion(instance: MospInstance, references: Sequence[int], cap: int, j: int) -> int:
     """The latest j may complete by: the cap, and ref_k (cmax) or ref_k less
     the other jobs of k at their lengths (sum_ci: each completes no earlier)."""
     k = instance.owner_of_job[j]
@@ -143,7 +146,7 @@ def _cheapest_placement(instance, references, cap: int, j: int, busy: list[list[
     placement column (its machine rows, its ready rows up to t, its
     completion in its organization's local row); None: j has no start."""
     p, k = instance.lengths[j], instance.owner_of_job[j]
-    last_start = latest_completion(instance, references, cap, j) - p
+    last_start = _latest_completion(instance, references, cap, j) - p
     weight = local.get(k, 0)
     costs = [busy[q][t + p] - busy[q][t] + ready_before[t] + weight * (t + p)
              for q in range(instance.machines) if instance.owner_of_machine[q] != k
@@ -158,11 +161,11 @@ def _best_configuration(instance, references, cap: int, k: int, busy, ready_befo
                         deadline: float):
     """u_k: the greatest of -(weighted configuration column without u_k)
     over k's configurations; None when k has none, ``_TOO_MANY`` past
-    ``MAX_CONFIGURATIONS`` or ``deadline``."""
+    ``MAX_CHECKED_CONFIGURATIONS`` or ``deadline``."""
     mine = instance.machine_slice(k)
     best = None
     for count, (loads, completions, exported) in enumerate(_configurations(instance, references, cap, k)):
-        if count >= MAX_CONFIGURATIONS or count % 1024 == 0 and time.monotonic() > deadline:
+        if count >= MAX_CHECKED_CONFIGURATIONS or count % 1024 == 0 and time.monotonic() > deadline:
             return _TOO_MANY
         if any(placed[j] is None for j in exported):
             continue
