@@ -52,8 +52,8 @@ def _phase_one(problem: pulp.LpProblem) -> tuple[list[str], ModelBuilderHelper]:
     index = {v.name: i for i, v in enumerate(problem.variables())}
     rows, columns, values, lower, upper, names = [], [], [], [], [], []
     slack = len(index)
-    for r, (name, row) in enumerate(problem.constraints.items()):
-        names.append(name)
+    for r, row in enumerate(problem.constraints()):  # PuLP's list of rows (its name mapping is deprecated)
+        names.append(row.name)
         for var, coefficient in row.items():
             rows.append(r)
             columns.append(index[var.name])

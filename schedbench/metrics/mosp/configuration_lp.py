@@ -46,6 +46,7 @@ only y is the certificate.
 
 import math
 import time
+from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -101,14 +102,9 @@ def within_budget(instance: MospInstance) -> bool:
     before any is pruned (each length's jobs split among its machines and
     out, in every way): where they do, the check can end; a cheap test
     before the LP is solved at all."""
-    for k, organization in enumerate(instance.organizations):
-        counts: dict[int, int] = {}
-        for p in organization.jobs:
-            counts[p] = counts.get(p, 0) + 1
-        if math.prod(math.comb(c + organization.machines, organization.machines)
-                     for c in counts.values()) > MAX_CHECKED_CONFIGURATIONS:
-            return False
-    return True
+    return all(math.prod(math.comb(count + organization.machines, organization.machines)
+                         for count in Counter(organization.jobs).values()) <= MAX_CHECKED_CONFIGURATIONS
+               for organization in instance.organizations)
 
 
 def _scaled(instance, multipliers: CapMultipliers) -> tuple[dict, dict, dict] | None:
