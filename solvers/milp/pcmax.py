@@ -20,6 +20,7 @@ from schedbench.solvers.pcmax.arcflow import ArcFlowGraph, assignment_from_bins,
 from schedbench.metrics.pcmax.bounds import dual_weights, weights_bound
 from schedbench.result import FEASIBLE, UNKNOWN
 from schedbench.solvers.pcmax.bin_completion import pack
+from schedbench.solvers.milp.pcmax_patterns import forget_pattern_lps, pattern_lp, pays
 
 #: OR-Tools backend for the integer model (measured in bench/pcmax_engine.py).
 MIP_BACKEND = "scip"
@@ -151,7 +152,7 @@ def dive(lengths: Sequence[int], machines: int, capacity: int, time_limit: float
     """
     deadline = time.monotonic() + time_limit
     try:
-        bins = _dive(Counter(lengths), machines, capacity, deadline)
+        bins = _dive(Counter(lengths), machines, capacity, deadline, whole=True)
     except TimeoutError:
         return "unknown", None
     if bins is None:
@@ -168,7 +169,7 @@ DIVE_ALTERNATIVES = 2
 EXACT_REST = 40
 
 
-def _dive(left: Counter, machines: int, capacity: int, deadline: float) -> list[list[int]] | None:
+def _dive(left: Counter, machines: int, capacity: int, deadline: float, whole: bool = False) -> list[list[int]] | None:
     if not sum(left.values()):
         return []
     if time.monotonic() > deadline:
@@ -177,7 +178,7 @@ def _dive(left: Counter, machines: int, capacity: int, deadline: float) -> list[
         status, bins = _pack_rest(left, machines, capacity, deadline)
         if status != UNKNOWN:
             return bins
-    paths = _patterns(left, machines, capacity, deadline)
+    paths = _patterns(left, machines, capacity, deadline, whole)
     if paths is None:
         return None
     whole = [items for weight, items in paths for _ in range(floor(weight + 1e-6))]
@@ -220,25 +221,42 @@ _PATTERNS_SIZE = 2_000
 def forget_patterns() -> None:
     """Forget the remembered LP steps (``clear_cache`` of the engine)."""
     _PATTERNS.clear()
+    forget_pattern_lps()
 
 
-def _patterns(left: Counter, machines: int, capacity: int, deadline: float) -> list[tuple[float, list[int]]] | None:
+def _patterns(left: Counter, machines: int, capacity: int, deadline: float,
+              whole: bool) -> list[tuple[float, list[int]]] | None:
     """The arc-flow LP's patterns for the jobs left, heaviest first, or None
     when the LP needs more machines than are left (or could not be solved)."""
     key = (capacity, machines, tuple(sorted((+left).items())))  # + drops the lengths none are left of
     if key in _PATTERNS:
         return _PATTERNS[key]
-    solved = _lp(list(left.elements()), capacity, deadline - time.monotonic())
-    if solved is None and time.monotonic() > deadline:
+    paths = _fractional(left, machines, capacity, deadline, whole)
+    if paths is None and time.monotonic() > deadline:
         raise TimeoutError  # not an answer to remember
-    paths = None
-    if solved is not None and _machines_needed(solved[1]) <= machines:
-        graph, _, flow, _ = solved
-        paths = sorted(paths_from_flow(graph, flow), key=lambda p: -p[0])
     if len(_PATTERNS) >= _PATTERNS_SIZE:
         _PATTERNS.clear()
     _PATTERNS[key] = paths
     return paths
+
+
+def _fractional(left: Counter, machines: int, capacity: int, deadline: float,
+                whole: bool) -> list[tuple[float, list[int]]] | None:
+    """The LP's fractional packing of the jobs left in ``machines``, heaviest
+    pattern first: at the dive's first step (``whole``: all the jobs), where
+    ``pcmax_patterns.pays``, from the restricted LP the bound's column
+    generation left at this C; else the arc-flow graph's flow, cut
+    into paths. Deeper steps keep the graph: each is a new set of jobs,
+    where column generation starts cold, and on Lawrinenko's classes 6-7,
+    whose dives back up through many such steps, the graph is the faster."""
+    lengths = sorted(left.elements())
+    if whole and pays(len(lengths), capacity):
+        return pattern_lp(tuple(lengths)).fractional(capacity, machines, deadline)
+    solved = _lp(lengths, capacity, deadline - time.monotonic())
+    if solved is None or _machines_needed(solved[1]) > machines:
+        return None
+    graph, _, flow, _ = solved
+    return sorted(paths_from_flow(graph, flow), key=lambda p: -p[0])
 
 
 def _pack_rest(left: Counter, machines: int, capacity: int, deadline: float) -> tuple[str, list[list[int]] | None]:

@@ -101,9 +101,9 @@ def test_bin_completion_climbs_and_one_method_confirms_its_claim(second_search, 
 
     lengths = (93, 99, 51, 91, 44, 93, 30, 24, 15, 64, 87, 38, 80, 45, 87)
     asked, decided = [], []
-    lp_bins, pack_at = engine.lp_bins, engine.pack
-    monkeypatch.setattr(engine, "lp_bins", lambda jobs, capacity, seconds: (asked.append(capacity),
-                                                                               lp_bins(jobs, capacity, seconds))[1])
+    lp_refuted_through, pack_at = engine.lp_refuted_through, engine.pack
+    monkeypatch.setattr(engine, "lp_refuted_through", lambda jobs, m, capacity, *rest: (
+        asked.append(capacity), lp_refuted_through(jobs, m, capacity, *rest))[1])
     monkeypatch.setattr(engine, "pack", lambda jobs, m, capacity, *rest, **options: (
         decided.append(capacity), pack_at(jobs, m, capacity, *rest, **options))[1])
     if not second_search:

@@ -369,9 +369,11 @@ def test_machines_filled_to_the_planted_optimum_are_proven_by_the_bound(high):
     assert validate(inst, result.schedule) == []
 
 
-#: FAIRCAMP Fig. 4 campaigns (seeds 313 and 180) whose arc-flow LP bound is
-#: one short of the optimum: the arc-flow MILP refutes C, CP-SAT does not
-#: confirm it within a minute, bin completion does in 10^5 nodes.
+#: FAIRCAMP Fig. 4 campaigns (seeds 313 and 180) whose arc-flow graph's LP
+#: bound is one short of the optimum (the arc-flow MILP refutes C, CP-SAT
+#: does not confirm it within a minute, bin completion does in 10^5 nodes);
+#: the pattern LP, where no pattern repeats a length more often than it has
+#: jobs, refutes C on its own (the engine asks it from C = 1,000 on).
 ONE_SHORT = [((100, 97, 95, 90, 85, 84, 83, 82, 82, 82, 81, 79, 74, 73, 72, 56, 55, 50, 45, 38, 37, 37, 35, 23, 22,
                19, 13, 8), 172),
              ((99, 98, 95, 94, 94, 85, 84, 82, 80, 79, 79, 76, 75, 68, 63, 62, 62, 61, 59, 57, 51, 47, 30, 28, 28, 28,
@@ -383,6 +385,15 @@ ONE_SHORT = [((100, 97, 95, 90, 85, 84, 83, 82, 82, 82, 81, 79, 74, 73, 72, 56, 
 #: 2 x 10^6 nodes (a second), past the 2.5 x 10^5 budget it once had here.
 ONE_SHORT_DEEP = ((507, 55, 970, 279, 102, 671, 538, 921, 968, 922, 694, 904, 479, 434, 826, 787, 343, 943, 746, 727,
                    740, 255, 229, 969, 669, 707, 122, 953, 933, 437, 695, 993, 557, 940), 2204)
+
+
+@pytest.mark.parametrize("lengths,optimum", ONE_SHORT)
+def test_the_pattern_lp_refutes_where_the_graphs_lp_is_one_short(lengths, optimum):
+    from schedbench.solvers.milp.pcmax import lp_bins
+    from schedbench.solvers.milp.pcmax_patterns import PatternLP
+
+    assert lp_bins(lengths, optimum - 1, 10.0) == 10  # the graph's LP: fits, fractionally
+    assert PatternLP(lengths).refuted_through(optimum - 1, 10, optimum - 1, time.monotonic() + 10.0) == optimum - 1
 
 
 @pytest.mark.parametrize("lengths,optimum", ONE_SHORT + [ONE_SHORT_DEEP])

@@ -161,9 +161,39 @@ def weights_bound(counts: dict[int, int], capacity: int, weights: dict[int, int]
     it is only weaker when they are far from optimal. O(C log n) numpy
     steps per length; past ``DUAL_CHECK_CELLS`` cell updates (long jobs, a
     large C) it proves nothing (0) rather than take seconds."""
+    heaviest = _heaviest_bins(counts, capacity, weights)
+    if heaviest is None:
+        return 0  # nothing proven
+    return -(-_total(counts, weights) // int(heaviest[capacity]))
+
+
+def refuted_through(counts: dict[int, int], machines: int, capacity: int, limit: int,
+                    weights: dict[int, int]) -> int:
+    """The largest C in [capacity, limit] at which ``weights`` prove that
+    ``machines`` bins of size C cannot hold the jobs (``capacity - 1`` where
+    they do not prove it at ``capacity``): one dynamic program up to
+    ``limit`` gives the heaviest bin W(C) of every C at once, and W grows
+    with C, so the capacities refuted are those with machines x W(C) below
+    the total weight. Weights an LP found at one C often refute several
+    more, where a bisection would have solved an LP at each."""
+    heaviest = _heaviest_bins(counts, limit, weights)
+    if heaviest is None:
+        return capacity - 1 if weights_bound(counts, capacity, weights) <= machines else capacity
+    refuted = int(np.searchsorted(machines * heaviest, _total(counts, weights), side="left")) - 1
+    return min(refuted, limit) if refuted >= capacity else capacity - 1
+
+
+def _total(counts: dict[int, int], weights: dict[int, int]) -> int:
+    return sum(counts[s] * y for s, y in weights.items())
+
+
+def _heaviest_bins(counts: dict[int, int], capacity: int, weights: dict[int, int]) -> np.ndarray | None:
+    """heaviest[c]: the most weight one bin of size c holds, for every c up to
+    ``capacity`` (bounded knapsack by binary splitting), or None without
+    weights or past ``DUAL_CHECK_CELLS`` cell updates."""
     steps = sum(min(counts[s], capacity // s).bit_length() for s in weights)
     if not weights or steps * (capacity + 1) > DUAL_CHECK_CELLS:
-        return 0  # nothing proven
+        return None
     best = np.zeros(capacity + 1, dtype=np.int64)  # best[c]: most weight within load c
     for s, y in weights.items():
         left, chunk = min(counts[s], capacity // s), 1
@@ -174,5 +204,4 @@ def weights_bound(counts: dict[int, int], capacity: int, weights: dict[int, int]
             np.maximum(best[size:], candidate, out=best[size:])
             left -= take
             chunk *= 2
-    total = sum(counts[s] * y for s, y in weights.items())
-    return -(-total // int(best[capacity]))
+    return best

@@ -1,0 +1,106 @@
+"""The P||Cmax LP bound by column generation (``solvers.milp.pcmax_patterns``):
+its refutations are true (no packing exists, by exhaustive search), it is
+at least as strong as the arc-flow graph's LP, the restricted LP carried
+from one capacity to another answers as a fresh one does, and its
+fractional packings are packings."""
+
+import itertools
+import math
+import time
+from collections import Counter
+
+from hypothesis import given, settings, strategies as st
+
+from schedbench.metrics.pcmax.bounds import l0, weights_bound
+from schedbench.result import INFEASIBLE
+from schedbench.solvers.milp.pcmax import lp_bins
+from schedbench.solvers.milp.pcmax_patterns import PatternLP, best_patterns
+from schedbench.solvers.pcmax.bin_completion import pack
+
+instances = st.tuples(st.lists(st.integers(1, 30), min_size=3, max_size=14), st.integers(2, 4))
+
+
+def _later(seconds: float = 10.0) -> float:
+    return time.monotonic() + seconds
+
+
+def _refutes(lp: PatternLP, capacity: int, machines: int, deadline: float | None = None) -> bool:
+    return lp.refuted_through(capacity, machines, capacity, _later() if deadline is None else deadline) == capacity
+
+
+@settings(max_examples=60, deadline=None)
+@given(instances)
+def test_a_refutation_is_true_and_the_graphs_lp_never_refutes_more(instance):
+    lengths, machines = instance
+    lp = PatternLP(lengths)
+    for capacity in range(max(lengths), l0(lengths, machines) + 4):  # down and up: the restricted LP is carried
+        refuted = _refutes(lp, capacity, machines)
+        if refuted:
+            assert pack(tuple(lengths), machines, capacity, _later(), node_limit=math.inf)[0] == INFEASIBLE
+        graph = lp_bins(lengths, capacity, 10.0)
+        assert not (graph is not None and graph > machines) or refuted, (lengths, machines, capacity)
+        assert _refutes(PatternLP(lengths), capacity, machines) == refuted
+
+
+def test_the_capacity_can_go_down_again():
+    """Patterns too long for a smaller C are switched off, not kept."""
+    lengths = (10, 9, 8, 7, 6, 5, 4, 3)  # 52 in all
+    lp = PatternLP(lengths)
+    assert not _refutes(lp, 26, 2)  # 10 + 9 + 7 = 26 | 8 + 6 + 5 + 4 + 3 = 26
+    assert _refutes(lp, 25, 2)      # below L0
+    assert not _refutes(lp, 18, 3)  # 52 / 3: 18 + 17 + 17 fit
+    assert _refutes(lp, 17, 3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(instances)
+def test_a_fractional_packing_covers_every_job_in_the_machines_given(instance):
+    lengths, machines = instance
+    capacity = l0(lengths, machines) + 2
+    used = PatternLP(lengths).fractional(capacity, machines, _later())
+    if used is None:
+        assert lp_bins(lengths, capacity, 10.0) > machines
+        return
+    assert sum(weight for weight, _ in used) <= machines + 1e-6
+    assert all(sum(items) <= capacity and weight > 0 for weight, items in used)
+    covered = Counter()
+    for weight, items in used:
+        for s, jobs in Counter(items).items():
+            covered[s] += weight * jobs
+    assert all(covered[s] >= count - 1e-6 for s, count in Counter(lengths).items())
+
+
+def test_pricing_finds_the_best_pattern_within_the_counts():
+    """Every packing of at most count(s) jobs of each length s within C, by
+    enumeration: the priced pattern has the best dual value, above 1."""
+    counts, capacity = Counter({7: 2, 5: 3, 3: 1}), 17
+    duals = {7: 0.45, 5: 0.3, 3: 0.2}
+    packings = [jobs for jobs in itertools.product(*(range(c + 1) for c in counts.values()))
+                if sum(s * k for s, k in zip(counts, jobs)) <= capacity]
+    best = max(sum(duals[s] * k for s, k in zip(counts, jobs)) for jobs in packings)
+    first = best_patterns(counts, duals, capacity, 4)[0]
+    assert math.isclose(sum(duals[s] * k for s, k in first), best) and best > 1
+    assert all(k <= counts[s] for s, k in first) and sum(s * k for s, k in first) <= capacity
+
+
+def test_a_deadline_passed_refutes_nothing():
+    lengths = (100, 97, 95, 90, 85, 84, 83, 82, 82, 82, 81, 79, 74, 73, 72, 56, 55, 50, 45, 38, 37, 37, 35, 23, 22,
+               19, 13, 8)
+    assert not _refutes(PatternLP(lengths), 171, 10, time.monotonic() - 1)
+    assert _refutes(PatternLP(lengths), 171, 10)
+
+
+@settings(max_examples=40, deadline=None)
+@given(instances)
+def test_one_lps_weights_refute_exactly_the_capacities_they_prove(instance):
+    """``refuted_through`` from one LP's weights: every capacity up to it is
+    refuted by the same weights (``weights_bound``), the next one is not."""
+    lengths, machines = instance
+    lower, counts = max(lengths), dict(Counter(lengths))
+    lp = PatternLP(lengths)
+    through = lp.refuted_through(lower, machines, lower + 40, _later())
+    if through < lower:
+        return
+    assert all(weights_bound(counts, c, lp.weights) > machines for c in range(lower, through + 1))
+    assert through == lower + 40 or weights_bound(counts, through + 1, lp.weights) <= machines
+    assert pack(tuple(lengths), machines, through, _later(), node_limit=math.inf)[0] == INFEASIBLE
