@@ -31,8 +31,8 @@ full LP cannot refute C, and ends the question early.
 import threading
 import time
 from collections import Counter
-from functools import lru_cache
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 from ortools.linear_solver import pywraplp
@@ -51,10 +51,6 @@ MAX_CELLS = 150_000
 #: instead of 6.8; Lawrinenko's instances of up to 64 jobs, C below 1,000).
 MIN_CAPACITY = 1_000
 
-
-def pays(jobs: int, capacity: int) -> bool:
-    """Whether the engine asks column generation, not the graph, for this LP."""
-    return jobs <= MAX_JOBS and capacity >= MIN_CAPACITY and jobs * (capacity + 1) <= MAX_CELLS
 #: Patterns added per pricing, at most: the best packing within each of the fullest capacities.
 PATTERNS_PER_PRICING = 8
 #: Reduced costs below this count as zero (float duals).
@@ -63,6 +59,11 @@ TOLERANCE = 1e-9
 Pattern = tuple[tuple[int, int], ...]  # (length, jobs of it) pairs, ascending lengths
 
 REFUTED, FITS, CONVERGED, UNKNOWN = "refuted", "fits", "converged", "unknown"
+
+
+def pays(jobs: int, capacity: int) -> bool:
+    """Whether the engine asks column generation, not the graph, for this LP."""
+    return jobs <= MAX_JOBS and capacity >= MIN_CAPACITY and jobs * (capacity + 1) <= MAX_CELLS
 
 
 def pattern_lp(lengths: tuple[int, ...]) -> "PatternLP":
