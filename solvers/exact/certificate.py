@@ -39,7 +39,7 @@ from schedbench.solvers.cpsat import confirming
 SEARCH_SHARE = 0.7
 
 #: Methods that build a MILP, and the least time worth starting one with.
-MILP_METHODS = ("milp", "arcflow-milp")
+MILP_METHODS = ("milp", "arcflow-milp", "partition-milp")
 MILP_MINIMUM = 1.0
 MILP_SHARE = 0.6
 

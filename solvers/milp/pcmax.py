@@ -70,7 +70,8 @@ def _model(graph: ArcFlowGraph, integer: bool, machines: int | None = None) -> t
     return model, n_arcs, demand_row
 
 
-def _solve(model: ModelBuilderHelper, backend: str, seconds: float) -> ModelSolverHelper:
+def solve_model(model: ModelBuilderHelper, backend: str, seconds: float) -> ModelSolverHelper:
+    """``model`` solved by ``backend`` within ``seconds`` (at least a millisecond)."""
     solver = ModelSolverHelper(backend)
     solver.set_time_limit_in_seconds(max(seconds, 0.001))
     solver.solve(model)
@@ -87,7 +88,7 @@ def _lp(lengths: Sequence[int], capacity: int, seconds: float) -> tuple[ArcFlowG
     model, n_arcs, demand_row = _model(graph, integer=False)
     if time.monotonic() > deadline:
         return None
-    solver = _solve(model, "glop", deadline - time.monotonic())
+    solver = solve_model(model, "glop", deadline - time.monotonic())
     if solver.status() != SolveStatus.OPTIMAL:
         return None
     duals = solver.dual_values()[demand_row:demand_row + len(graph.counts)].tolist()
@@ -128,7 +129,7 @@ def decide(lengths: Sequence[int], machines: int, capacity: int, time_limit: flo
     model, n_arcs, _ = _model(graph, integer=True, machines=machines)
     if time.monotonic() > deadline:
         return "unknown", None
-    solver = _solve(model, MIP_BACKEND, deadline - time.monotonic())
+    solver = solve_model(model, MIP_BACKEND, deadline - time.monotonic())
     if solver.status() in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
         bins = bins_from_flow(graph, [round(v) for v in solver.variable_values()[:n_arcs].tolist()])
         return "feasible", assignment_from_bins(lengths, bins)

@@ -24,8 +24,10 @@ Bounds first, models last:
    the lower bound ("arcflow-lp", each refuted C checked from the LP's dual
    solution in exact arithmetic); then C = lower, lower + 1, ... is decided
    by LP diving, which only ever finds packings ("arcflow-dive"; skipped at
-   a C bin completion refuted), and by the arc-flow MILP, which also
-   refutes ("arcflow-milp");
+   a C bin completion refuted), then from C = 1,000 on by the partition
+   into the patterns whose loads the slack allows (``milp.pcmax_partition``,
+   "partition-milp"; near-perfect partitions), or, below or where that
+   window holds too many patterns, by the arc-flow MILP ("arcflow-milp"), both of which also refute;
    backend ``cpsat``: the CP-SAT bin-packing model minimises the makespan
    between the bounds ("cpsat"), which also moves fast over wide gaps
    (long jobs), where deciding one C at a time cannot;
@@ -36,8 +38,8 @@ Deciding C in increasing order means the first feasible C is optimal: every
 smaller one was refuted. The bounds and the checked LP bound are certified
 on their own; a model's refutation is a claim until a second method
 (``solvers.exact.certificate``) refutes the same C again: bin completion or the
-assignment search (no model at all), the arc-flow MILP or CP-SAT
-(confirming configuration), any two of them. On the time
+assignment search (no model at all), the window partition, the arc-flow
+MILP or CP-SAT (confirming configuration), any two of them. On the time
 limit the best schedule found and the last certified lower bound are
 returned.
 """
@@ -50,7 +52,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from schedbench.errors import UserInputError
+from schedbench.errors import ModelTooLarge, UserInputError
 from schedbench.heuristics.pcmax import lpt, multifit
 from schedbench.metrics.pcmax.bounds import forget_bounds, l0, lower_bound, refuted_through
 from schedbench.result import FEASIBLE, INFEASIBLE, OPTIMAL, Result
@@ -64,6 +66,7 @@ from schedbench.solvers.exact.certificate import SEARCH_SHARE, confirm, unconfir
 from schedbench.solvers.cpsat import confirming
 from schedbench.solvers.cpsat.pcmax import minimize
 from schedbench.solvers.milp.pcmax import MAX_GRAPH, decide, dive, dual_certificate, forget_patterns
+from schedbench.solvers.milp.pcmax_partition import decide as partition, pays as partition_pays
 from schedbench.solvers.milp.pcmax_patterns import pattern_lp, pays
 
 FAMILY = "pcmax"
@@ -484,7 +487,7 @@ def _search(search: _Search, solver: str, stop_at: float) -> None:
                 return
             if status != INFEASIBLE:
                 break
-            search.refuted(capacity, "arcflow-milp")
+            search.refuted(capacity, method)
             capacity += 1
         if solver == "milp" or capacity >= search.upper:
             return
@@ -524,6 +527,9 @@ def _confirm(search: _Search, deadline: float, only: str | None = None) -> None:
     def by_assignment(seconds: float) -> tuple[str, object]:
         return fits(lengths, machines, capacity, time.monotonic() + seconds)
 
+    def by_partition(seconds: float) -> tuple[str, object]:  # ModelTooLarge in a wide window
+        return partition(lengths, machines, capacity, seconds)
+
     def by_arcflow(seconds: float) -> tuple[str, object]:  # unknown when the graph is too large
         return decide(lengths, machines, capacity, seconds)
 
@@ -533,8 +539,9 @@ def _confirm(search: _Search, deadline: float, only: str | None = None) -> None:
         return status, machine_of
 
     methods: list[tuple[str, Callable[[float], tuple[str, object]]]] = [
-        ("bin-completion", by_packing), ("assignment-search", by_assignment), ("arcflow-milp", by_arcflow),
-        ("cpsat-confirm", by_cpsat)]
+        ("bin-completion", by_packing), ("assignment-search", by_assignment),
+        *([("partition-milp", by_partition)] if partition_pays(capacity) else []),
+        ("arcflow-milp", by_arcflow), ("cpsat-confirm", by_cpsat)]
     done = confirm([(name, ask) for name, ask in methods if name != search.claimed_by and only in (None, name)],
                    deadline)
     if done.confirmed:
@@ -562,14 +569,25 @@ DIVE_SHARE = 0.75
 
 
 def _arcflow_decide(lengths, machines, capacity, stop, dive_first: bool = True) -> tuple[str, list[int] | None, str]:
-    """C decided by LP diving (``DIVE_SHARE`` of the time left), then the arc-flow MILP.
+    """C decided by LP diving (``DIVE_SHARE`` of the time left), then the
+    window partition (``pcmax_partition.pays``), or the arc-flow MILP below
+    its capacity gate or where the window is too wide.
     Without ``dive_first`` (another method already refuted C) only the
     MILP, which can refute too: a dive only finds packings, and it spent
-    half of a campaign's share in vain on FAIRCAMP Fig. 4's workloads."""
+    half of a campaign's share in vain on FAIRCAMP Fig. 4's workloads. The
+    dive goes first because where it finds the schedule (MOSP Fig. 8's
+    organizations of 50 jobs on 20 machines) it takes milliseconds and the
+    window is mostly too wide to enumerate."""
     if dive_first:
         status, machine_of = dive(lengths, machines, capacity, DIVE_SHARE * (stop - time.monotonic()))
         if status == "feasible":
             return status, machine_of, "arcflow-dive"
+    if partition_pays(capacity):
+        try:
+            status, machine_of = partition(lengths, machines, capacity, max(stop - time.monotonic(), 0.01))
+            return status, machine_of, "partition-milp"
+        except ModelTooLarge:  # a wide window: too many patterns to enumerate
+            pass
     status, machine_of = decide(lengths, machines, capacity, max(stop - time.monotonic(), 0.01))
     return status, machine_of, "arcflow-milp"
 

@@ -369,3 +369,10 @@ def test_a_frontier_run_refuses_an_unknown_backend_and_no_threads():
         done = subprocess.run([sys.executable, "-m", "bench.frontier", *args], capture_output=True, text=True,
                               cwd=pathlib.Path(__file__).resolve().parents[2])
         assert done.returncode == 2 and name in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_the_fig8_references_benchmark_decides_a_small_workloads_stretches():
+    from bench.mosp_fig8_references import workload_seconds
+
+    seconds, undecided = workload_seconds(5, 100, 0, 10.0)
+    assert undecided == 0 and 0 < seconds < 10

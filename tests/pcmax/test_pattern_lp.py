@@ -78,8 +78,9 @@ def test_pricing_finds_the_best_pattern_within_the_counts():
     packings = [jobs for jobs in itertools.product(*(range(c + 1) for c in counts.values()))
                 if sum(s * k for s, k in zip(counts, jobs)) <= capacity]
     best = max(sum(duals[s] * k for s, k in zip(counts, jobs)) for jobs in packings)
-    first = best_patterns(counts, duals, capacity, 4)[0]
-    assert math.isclose(sum(duals[s] * k for s, k in first), best) and best > 1
+    patterns, heaviest = best_patterns(counts, duals, capacity, 4)
+    first = patterns[0]
+    assert math.isclose(sum(duals[s] * k for s, k in first), best) and best > 1 and math.isclose(heaviest, best)
     assert all(k <= counts[s] for s, k in first) and sum(s * k for s, k in first) <= capacity
 
 
