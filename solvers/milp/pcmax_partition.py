@@ -20,7 +20,13 @@ the arc-flow MILP, CP-SAT and the dive decided nothing within 10 s (and
 bin completion only without its node budget), this decides each capacity
 in 0.2 to 4 s over 1,000 to 14,000 patterns. Where the slack is large the
 window holds too many patterns to enumerate: past ``MAX_PATTERNS`` the
-question is left to the arc-flow MILP (``ModelTooLarge``).
+question is left to the arc-flow MILP (``ModelTooLarge``). The engine asks
+it where column generation pays (``pcmax_patterns.pays``: at most 64 jobs,
+so a pattern's walk stays shallow, C from 1,000 on and at most 150,000
+jobs x (C + 1) cells, so the count by load stays cheap): below C = 1,000
+the arc-flow graph is small and its MILP decides in milliseconds, where
+SCIP on thousands of pattern columns does not (asked there too, FAIRCAMP
+Fig. 4's full run took 9.3 minutes instead of 7.0).
 """
 
 import time
@@ -38,17 +44,6 @@ from schedbench.solvers.pcmax.arcflow import assignment_from_bins
 
 #: At most this many patterns in the window (else the arc-flow MILP decides).
 MAX_PATTERNS = 20_000
-#: And a capacity of at least this (``pays``): below it the arc-flow graph
-#: has at most C + 1 nodes and its MILP decides in milliseconds, where SCIP
-#: on thousands of pattern columns does not (FAIRCAMP Fig. 4's campaigns, C
-#: below 500: with the partition asked there the full run took 9.3 minutes
-#: instead of 7.0).
-MIN_CAPACITY = 1_000
-
-
-def pays(capacity: int) -> bool:
-    """Whether the engine asks the partition, not the arc-flow MILP, to decide ``capacity``."""
-    return capacity >= MIN_CAPACITY
 
 Pattern = tuple[int, ...]  # jobs of each distinct length, in the order of ``values``
 
@@ -62,16 +57,16 @@ def decide(lengths: Sequence[int], machines: int, capacity: int, time_limit: flo
     if slack < 0 or max(lengths, default=0) > capacity:
         return INFEASIBLE, None
     values = sorted(counts, reverse=True)
+    jobs_of = [counts[v] for v in values]
     low = max(capacity - slack, 0)
-    if window_size([counts[v] for v in values], values, low, capacity) > MAX_PATTERNS:
+    if window_size(jobs_of, values, low, capacity) > MAX_PATTERNS:
         raise ModelTooLarge(f"more than {MAX_PATTERNS} patterns in the window")
-    patterns = window_patterns([counts[v] for v in values], values, low, capacity, deadline)
+    patterns = window_patterns(jobs_of, values, low, capacity, deadline)
     if patterns is None:
         return UNKNOWN, None
     if not patterns:
         return INFEASIBLE, None
-    solver = solve_model(_model(patterns, [counts[v] for v in values], machines), MIP_BACKEND,
-                         deadline - time.monotonic())
+    solver = solve_model(_model(patterns, jobs_of, machines), MIP_BACKEND, deadline - time.monotonic())
     if solver.status() in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
         taken = [round(x) for x in solver.variable_values().tolist()]
         bins = [[v for v, jobs in zip(values, pattern) for _ in range(jobs)]

@@ -58,8 +58,10 @@ TOLERANCE = 1e-9
 #: The exact check of the duals runs only where their float Farley bound,
 #: restricted LP value / heaviest pattern, is within this fraction of m or
 #: above: the check's integer weights are the duals floored to 2^-20, so its
-#: bound is the Farley bound to within 10^-5, and below that it cannot
-#: refute. Skipping it there spares most iterations the check's own knapsack.
+#: bound exceeds the Farley bound by at most k 2^-20 / (heaviest pattern)
+#: relatively, k the jobs of a pattern (below 10^-4 while k <= MAX_JOBS =
+#: 64), and below that it cannot refute. Skipping it there spares most
+#: iterations the check's own knapsack.
 FARLEY_MARGIN = 1e-4
 
 Pattern = tuple[tuple[int, int], ...]  # (length, jobs of it) pairs, ascending lengths

@@ -24,10 +24,11 @@ Bounds first, models last:
    the lower bound ("arcflow-lp", each refuted C checked from the LP's dual
    solution in exact arithmetic); then C = lower, lower + 1, ... is decided
    by LP diving, which only ever finds packings ("arcflow-dive"; skipped at
-   a C bin completion refuted), then from C = 1,000 on by the partition
-   into the patterns whose loads the slack allows (``milp.pcmax_partition``,
-   "partition-milp"; near-perfect partitions), or, below or where that
-   window holds too many patterns, by the arc-flow MILP ("arcflow-milp"), both of which also refute;
+   a C bin completion refuted), then, where column generation pays, by the
+   partition into the patterns whose loads the slack allows
+   (``milp.pcmax_partition``, "partition-milp"; near-perfect partitions),
+   or elsewhere and where that window holds too many patterns by the
+   arc-flow MILP ("arcflow-milp"), both of which also refute;
    backend ``cpsat``: the CP-SAT bin-packing model minimises the makespan
    between the bounds ("cpsat"), which also moves fast over wide gaps
    (long jobs), where deciding one C at a time cannot;
@@ -66,7 +67,7 @@ from schedbench.solvers.exact.certificate import SEARCH_SHARE, confirm, unconfir
 from schedbench.solvers.cpsat import confirming
 from schedbench.solvers.cpsat.pcmax import minimize
 from schedbench.solvers.milp.pcmax import MAX_GRAPH, decide, dive, dual_certificate, forget_patterns
-from schedbench.solvers.milp.pcmax_partition import decide as partition, pays as partition_pays
+from schedbench.solvers.milp.pcmax_partition import decide as partition
 from schedbench.solvers.milp.pcmax_patterns import pattern_lp, pays
 
 FAMILY = "pcmax"
@@ -83,7 +84,7 @@ class PcmaxSolution:
     bound: int
     machine: tuple[int, ...]
     start: tuple[int, ...]
-    method: str              # what closed it: bounds, fill, bin-completion, arcflow-lp, cpsat, arcflow-milp (or the heuristic)
+    method: str              # what closed it: bounds, fill, bin-completion, arcflow-lp, arcflow-dive, partition-milp, arcflow-milp, cpsat (or the heuristic)
     proof: tuple[str, ...] = ()   # the methods behind ``bound`` (``solvers.exact.certificate``)
     unconfirmed: tuple[int, str] | None = None  # a larger bound only one method claims
 
@@ -540,15 +541,24 @@ def _confirm(search: _Search, deadline: float, only: str | None = None) -> None:
 
     methods: list[tuple[str, Callable[[float], tuple[str, object]]]] = [
         ("bin-completion", by_packing), ("assignment-search", by_assignment),
-        *([("partition-milp", by_partition)] if partition_pays(capacity) else []),
+        *([("partition-milp", by_partition)] if pays(len(lengths), capacity) else []),
         ("arcflow-milp", by_arcflow), ("cpsat-confirm", by_cpsat)]
-    done = confirm([(name, ask) for name, ask in methods if name != search.claimed_by and only in (None, name)],
-                   deadline)
+    done = confirm([(name, ask) for name, ask in methods
+                    if _independent(name, search.claimed_by) and only in (None, name)], deadline)
     if done.confirmed:
         search.certify(search.claimed, (search.claimed_by, done.by))
     elif done.found is not None:  # the claim was false: its refutation missed this schedule
         search.improve(list(done.found), done.found_by)
         search.claimed, search.claimed_by = 0, ""
+
+
+#: The models SCIP solves: never each other's second method, whose bugs they could share.
+SCIP_MODELS = ("partition-milp", "arcflow-milp")
+
+
+def _independent(method: str, claimed_by: str) -> bool:
+    """Whether ``method`` may confirm a refutation ``claimed_by`` made."""
+    return method != claimed_by and not (method in SCIP_MODELS and claimed_by in SCIP_MODELS)
 
 
 def _arcflow_fits(lengths, capacity, deadline) -> bool:
@@ -570,10 +580,10 @@ DIVE_SHARE = 0.75
 
 def _arcflow_decide(lengths, machines, capacity, stop, dive_first: bool = True) -> tuple[str, list[int] | None, str]:
     """C decided by LP diving (``DIVE_SHARE`` of the time left), then the
-    window partition (``pcmax_partition.pays``), or the arc-flow MILP below
-    its capacity gate or where the window is too wide.
+    window partition where column generation pays (``pcmax_patterns.pays``),
+    else or where the window is too wide the arc-flow MILP.
     Without ``dive_first`` (another method already refuted C) only the
-    MILP, which can refute too: a dive only finds packings, and it spent
+    models, which can refute too: a dive only finds packings, and it spent
     half of a campaign's share in vain on FAIRCAMP Fig. 4's workloads. The
     dive goes first because where it finds the schedule (MOSP Fig. 8's
     organizations of 50 jobs on 20 machines) it takes milliseconds and the
@@ -582,7 +592,7 @@ def _arcflow_decide(lengths, machines, capacity, stop, dive_first: bool = True) 
         status, machine_of = dive(lengths, machines, capacity, DIVE_SHARE * (stop - time.monotonic()))
         if status == "feasible":
             return status, machine_of, "arcflow-dive"
-    if partition_pays(capacity):
+    if pays(len(lengths), capacity):
         try:
             status, machine_of = partition(lengths, machines, capacity, max(stop - time.monotonic(), 0.01))
             return status, machine_of, "partition-milp"

@@ -80,3 +80,20 @@ def test_the_engine_proves_a_near_perfect_partition_twice():
     assert (found.status, found.makespan) == ("optimal", 1773)
     assert set(found.proof) == {"partition-milp", "bin-completion"}
     assert decide(TIGHT, 10, 1772, 10.0)[0] == INFEASIBLE
+
+
+def test_the_engine_asks_the_arcflow_milp_outside_the_gate_and_past_the_window(monkeypatch):
+    """Below C = 1,000 (column generation's gate) and where the window holds
+    too many patterns, C is the arc-flow MILP's to decide."""
+    small = (9, 8, 7, 6, 5, 4, 3, 2)  # 44 in all: 2 machines of 22
+    assert engine._arcflow_decide(small, 2, 22, time.monotonic() + 10, dive_first=False)[2] == "arcflow-milp"
+    assert engine._arcflow_decide(TIGHT, 10, 1773, time.monotonic() + 10, dive_first=False)[::2] == (
+        FEASIBLE, "partition-milp")
+    monkeypatch.setattr(pcmax_partition, "MAX_PATTERNS", 5)
+    assert engine._arcflow_decide(TIGHT, 10, 1773, time.monotonic() + 10, dive_first=False)[2] == "arcflow-milp"
+
+
+def test_the_two_scip_models_never_confirm_each_other():
+    assert not engine._independent("arcflow-milp", "partition-milp")
+    assert not engine._independent("partition-milp", "arcflow-milp")
+    assert engine._independent("bin-completion", "partition-milp") and engine._independent("partition-milp", "cpsat")
