@@ -14,9 +14,12 @@ from hypothesis import given, settings, strategies as st
 import schedbench.solvers.pcmax as engine
 from schedbench.errors import ModelTooLarge
 from schedbench.metrics.pcmax.bounds import l0
+from schedbench.model.pcmax import PcmaxInstance
 from schedbench.result import FEASIBLE, INFEASIBLE
+from schedbench.schedule import Schedule, back_to_back
 from schedbench.solvers.milp import pcmax_partition
 from schedbench.solvers.milp.pcmax_partition import decide, window_patterns, window_size
+from schedbench.validator import validate
 
 instances = st.tuples(st.lists(st.integers(1, 20), min_size=1, max_size=8), st.integers(1, 3))
 
@@ -32,6 +35,13 @@ def _packs(lengths, machines: int, capacity: int) -> bool:
     return False
 
 
+def _validated_makespan(lengths, machines: int, machine_of) -> int:
+    """The schedule's makespan, after the independent validator found nothing wrong with it."""
+    schedule = Schedule(tuple(machine_of), tuple(back_to_back(list(machine_of), lengths)))
+    assert validate(PcmaxInstance(machines, tuple(lengths)), schedule) == []
+    return max(s + p for s, p in zip(schedule.start, lengths))
+
+
 @settings(max_examples=80, deadline=None)
 @given(instances)
 def test_it_decides_as_exhaustive_search_does_and_its_packings_are_packings(instance):
@@ -40,10 +50,7 @@ def test_it_decides_as_exhaustive_search_does_and_its_packings_are_packings(inst
         status, machine_of = decide(lengths, machines, capacity, 10.0)
         assert status == (FEASIBLE if _packs(lengths, machines, capacity) else INFEASIBLE), (lengths, capacity)
         if status == FEASIBLE:
-            loads = Counter()
-            for p, q in zip(lengths, machine_of, strict=True):
-                loads[q] += p
-            assert set(loads) <= set(range(machines)) and max(loads.values()) <= capacity
+            assert _validated_makespan(lengths, machines, machine_of) <= capacity
 
 
 @settings(max_examples=60, deadline=None)
@@ -78,6 +85,7 @@ def test_the_engine_proves_a_near_perfect_partition_twice():
     engine.clear_cache()
     found = engine.pcmax_optimum(TIGHT, 10, "portfolio", 10.0)
     assert (found.status, found.makespan) == ("optimal", 1773)
+    assert _validated_makespan(TIGHT, 10, found.machine) == 1773
     assert set(found.proof) == {"partition-milp", "bin-completion"}
     assert decide(TIGHT, 10, 1772, 10.0)[0] == INFEASIBLE
 
