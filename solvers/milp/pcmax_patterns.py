@@ -7,7 +7,7 @@ most C), every length covered count(s) times. Its value is at least the
 arc-flow graph's (``milp.pcmax``: the compressed graph also has paths that
 repeat a length more often than it has jobs), so a capacity the graph's LP
 refutes, this one refutes too. The restricted LP holds a few patterns;
-the pricing is a bounded knapsack over capacities (numpy), which adds the
+the pricing is a bounded knapsack over exact loads (numpy), which adds the
 patterns the duals say are missing.
 
 Why it exists beside the graph's LP: on organizations of a few tens of
@@ -51,7 +51,7 @@ MAX_CELLS = 150_000
 #: instead of 6.8; Lawrinenko's instances of up to 64 jobs, C below 1,000).
 MIN_CAPACITY = 1_000
 
-#: Patterns added per pricing, at most: the best packing within each of the fullest capacities.
+#: Patterns added per pricing, at most: the best packing of each of the loads of the highest value.
 PATTERNS_PER_PRICING = 8
 #: Reduced costs below this count as zero (float duals).
 TOLERANCE = 1e-9
@@ -175,22 +175,29 @@ class PatternLP:
 def best_patterns(counts: Counter, duals: dict[int, float], capacity: int, many: int) -> tuple[list[Pattern], float]:
     """Patterns of dual value above 1 (negative reduced cost), best first,
     and the highest dual value a pattern holds (the Farley bound's
-    denominator): the bounded knapsack's best packing within each of the
-    ``many`` capacities of the highest value. Counts are split into chunks
-    1, 2, 4, ... so each chunk is a 0-1 item; ``taken[i, c]`` records whether
-    the best value within c takes chunk i, which the packings are read back from."""
+    denominator): the bounded knapsack's best packing of each of the
+    ``many`` loads of the highest value. The knapsack is over exact loads
+    (``best[c]``: the most value of a packing of load exactly c), so the
+    loads' packings are ``many`` distinct patterns: the best packing
+    *within* each capacity was mostly one pattern for all the capacities
+    near C, and the restricted LP got one or two new columns a pricing
+    (MOSP Fig. 8's organizations: half the pricings it took then). Counts
+    are split into chunks 1, 2, 4, ... so each chunk is a 0-1 item;
+    ``taken[i, c]`` records whether the best value at load c takes chunk i,
+    which the packings are read back from."""
     chunks = [(s, take) for s in sorted(counts) if duals.get(s, 0.0) > TOLERANCE
               for take in _chunks(counts[s], capacity // s)]
-    best = np.zeros(capacity + 1)
+    best = np.full(capacity + 1, -np.inf)
+    best[0] = 0.0
     taken = np.zeros((len(chunks), capacity + 1), dtype=bool)
     for i, (s, take) in enumerate(chunks):
         size = s * take
         candidate = best[:capacity + 1 - size] + duals[s] * take
         taken[i, size:] = candidate > best[size:] + TOLERANCE
         np.maximum(best[size:], candidate, out=best[size:])
-    tops = np.argsort(-best, kind="stable")[:4 * many]
+    tops = np.argsort(-best, kind="stable")[:many]
     tops = tops[best[tops] > 1 + TOLERANCE]
-    return _read_back_all(chunks, taken, tops, many), float(best.max())
+    return _read_back_all(chunks, taken, tops), float(best.max())
 
 
 def _chunks(count: int, fit: int) -> list[int]:
@@ -203,10 +210,11 @@ def _chunks(count: int, fit: int) -> list[int]:
     return out
 
 
-def _read_back_all(chunks: list[tuple[int, int]], taken: np.ndarray, tops: np.ndarray, many: int) -> list[Pattern]:
-    """The packings at the loads ``tops``, best first, without repeats, at
-    most ``many``: every load is read back at once, a chunk at a time (one
-    load at a time in Python was nearly half of a pricing)."""
+def _read_back_all(chunks: list[tuple[int, int]], taken: np.ndarray, tops: np.ndarray) -> list[Pattern]:
+    """The packings of the loads ``tops``, in their order: every load is
+    read back at once, a chunk at a time (one load at a time in Python was
+    nearly half of a pricing). A load's packing has exactly that load (the
+    knapsack's states are exact loads), so no two are the same pattern."""
     loads = tops.astype(np.int64)
     sizes = np.array([s * take for s, take in chunks], dtype=np.int64)
     chosen = np.zeros((len(tops), len(chunks)), dtype=bool)
@@ -218,9 +226,5 @@ def _read_back_all(chunks: list[tuple[int, int]], taken: np.ndarray, tops: np.nd
         jobs: Counter = Counter()
         for i in np.flatnonzero(row).tolist():
             jobs[chunks[i][0]] += chunks[i][1]
-        pattern = tuple(sorted(jobs.items()))
-        if pattern not in patterns:
-            patterns.append(pattern)
-            if len(patterns) == many:
-                break
+        patterns.append(tuple(sorted(jobs.items())))
     return patterns

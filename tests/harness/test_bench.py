@@ -376,3 +376,18 @@ def test_the_fig8_references_benchmark_decides_a_small_workloads_stretches():
 
     seconds, undecided = workload_seconds(5, 100, 0, 10.0)
     assert undecided == 0 and 0 < seconds < 10
+
+
+def test_the_pattern_lp_benchmark_counts_each_lps_refutations():
+    """28 jobs on 10 machines, asked L0 = 170, 171 and 172: the graph's LP
+    refutes one of them, column generation two (no pattern repeats a length
+    more often than it has jobs, as the compressed graph's paths may); with
+    L0 = 26 on two machines (10 + 9 + 7 | 8 + 6 + 5 + 4 + 3) neither refutes."""
+    from bench.pcmax_patterns import measure
+
+    lengths = (100, 97, 95, 90, 85, 84, 83, 82, 82, 82, 81, 79, 74, 73, 72, 56, 55, 50, 45, 38, 37, 37, 35, 23, 22,
+               19, 13, 8)
+    measured = measure(lengths, 10)
+    assert (measured["graph_refuted"], measured["columns_refuted"], measured["missed"]) == (1, 2, 0)
+    packs = measure((10, 9, 8, 7, 6, 5, 4, 3), 2)
+    assert (packs["graph_refuted"], packs["columns_refuted"], packs["missed"]) == (0, 0, 0)

@@ -70,18 +70,33 @@ def test_a_fractional_packing_covers_every_job_in_the_machines_given(instance):
     assert all(covered[s] >= count - 1e-6 for s, count in Counter(lengths).items())
 
 
-def test_pricing_finds_the_best_pattern_within_the_counts():
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(1, 12), min_size=1, max_size=9), st.integers(0, 30), st.integers(1, 6),
+       st.lists(st.integers(0, 48), min_size=12, max_size=12))
+def test_pricing_returns_the_best_packing_of_each_of_the_best_loads(lengths, extra, many, per_unit):
     """Every packing of at most count(s) jobs of each length s within C, by
-    enumeration: the priced pattern has the best dual value, above 1."""
-    counts, capacity = Counter({7: 2, 5: 3, 3: 1}), 17
-    duals = {7: 0.45, 5: 0.3, 3: 0.2}
-    packings = [jobs for jobs in itertools.product(*(range(c + 1) for c in counts.values()))
-                if sum(s * k for s, k in zip(counts, jobs)) <= capacity]
-    best = max(sum(duals[s] * k for s, k in zip(counts, jobs)) for jobs in packings)
-    patterns, heaviest = best_patterns(counts, duals, capacity, 4)
-    first = patterns[0]
-    assert math.isclose(sum(duals[s] * k for s, k in first), best) and best > 1 and math.isclose(heaviest, best)
-    assert all(k <= counts[s] for s, k in first) and sum(s * k for s, k in first) <= capacity
+    enumeration: the priced patterns are the best packings of the loads of
+    the highest value above 1, best first, one per load (so all distinct),
+    and the heaviest value is the best of all. Lengths of dual 0 add no
+    value and are left out. Duals per unit of length are multiples of 1/97,
+    so no value is within the pricing's float tolerance of 1 without being 1."""
+    duals = {s: per_unit[s - 1] * s / 97 for s in set(lengths)}
+    counts, capacity = Counter(s for s in lengths if duals[s] > 0), max(lengths) + extra
+    best_at: dict[int, float] = {}  # load -> the most dual value of a packing of exactly that load
+    for jobs in itertools.product(*(range(c + 1) for c in counts.values())):
+        load = sum(s * k for s, k in zip(counts, jobs))
+        if load <= capacity:
+            best_at[load] = max(best_at.get(load, 0.0), sum(duals[s] * k for s, k in zip(counts, jobs)))
+    patterns, heaviest = best_patterns(counts, duals, capacity, many)
+    assert math.isclose(heaviest, max(best_at.values()), abs_tol=1e-12)
+    loads = [sum(s * k for s, k in pattern) for pattern in patterns]
+    values = [sum(duals[s] * k for s, k in pattern) for pattern in patterns]
+    assert all(k <= counts[s] for pattern in patterns for s, k in pattern) and len(set(loads)) == len(loads)
+    assert all(math.isclose(value, best_at[load], abs_tol=1e-7) for value, load in zip(values, loads))
+    assert values == sorted(values, reverse=True) and all(value > 1 for value in values)
+    better = sorted((value for value in best_at.values() if value > 1 + 1e-7), reverse=True)
+    assert len(patterns) == min(many, len(better))  # as many as asked, as long as any is left
+    assert all(value >= other - 1e-7 for value, other in zip(values, better))
 
 
 def test_a_deadline_passed_refutes_nothing():

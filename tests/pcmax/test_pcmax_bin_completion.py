@@ -90,6 +90,17 @@ def test_a_refutation_by_bin_completion_is_confirmed_before_it_counts(monkeypatc
     assert not found.optimal and found.bound == 21 and found.unconfirmed == (22, "bin-completion")
 
 
+def _record_capacities(engine, monkeypatch) -> tuple[list[int], list[int]]:
+    """The capacities the engine asks its LP bound and bin completion, in order, as it asks them."""
+    asked, decided = [], []
+    lp_refuted_through, pack_at = engine.lp_refuted_through, engine.pack
+    monkeypatch.setattr(engine, "lp_refuted_through", lambda jobs, m, capacity, *rest: (
+        asked.append(capacity), lp_refuted_through(jobs, m, capacity, *rest))[1])
+    monkeypatch.setattr(engine, "pack", lambda jobs, m, capacity, *rest, **options: (
+        decided.append(capacity), pack_at(jobs, m, capacity, *rest, **options))[1])
+    return asked, decided
+
+
 @pytest.mark.parametrize("second_search", [True, False])
 def test_bin_completion_climbs_and_one_method_confirms_its_claim(second_search, monkeypatch):
     """A FAIRCAMP Fig. 4 campaign: bounds 99 and 102; bin completion refutes
@@ -100,12 +111,7 @@ def test_bin_completion_climbs_and_one_method_confirms_its_claim(second_search, 
     from schedbench.solvers import pcmax as engine
 
     lengths = (93, 99, 51, 91, 44, 93, 30, 24, 15, 64, 87, 38, 80, 45, 87)
-    asked, decided = [], []
-    lp_refuted_through, pack_at = engine.lp_refuted_through, engine.pack
-    monkeypatch.setattr(engine, "lp_refuted_through", lambda jobs, m, capacity, *rest: (
-        asked.append(capacity), lp_refuted_through(jobs, m, capacity, *rest))[1])
-    monkeypatch.setattr(engine, "pack", lambda jobs, m, capacity, *rest, **options: (
-        decided.append(capacity), pack_at(jobs, m, capacity, *rest, **options))[1])
+    asked, decided = _record_capacities(engine, monkeypatch)
     if not second_search:
         monkeypatch.setattr(engine, "fits", lambda *args, **options: (UNKNOWN, None))
     engine.clear_cache()
@@ -117,3 +123,26 @@ def test_bin_completion_climbs_and_one_method_confirms_its_claim(second_search, 
     assert found.optimal and found.makespan == 102
     assert found.proof == (("bin-completion", "assignment-search") if second_search else ("arcflow-lp-dual",))
     assert _makespan(lengths, found.machine, 10) == 102
+
+
+def test_where_column_generation_pays_the_lp_refutes_instead_of_the_climb(monkeypatch):
+    """A MOSP Fig. 8 organization (29 jobs U[1, 1000], 10 machines): L0 =
+    1532, optimum 1540. Bin completion refutes 1532 and does not climb on:
+    the column generation's LP refutes up to 1539 (one LP's weights often
+    refute several capacities), and bin completion is asked again only at
+    the LP's bound. The LP's first capacity is just below bin completion's
+    claim, 1533, once the assignment search has confirmed it, else 1532.
+    Below C = 1,000 it climbs (the test above)."""
+    from schedbench.solvers import pcmax as engine
+
+    lengths = (373, 539, 922, 360, 632, 804, 109, 434, 778, 131, 952, 261, 818, 338, 368, 185, 103, 944, 481, 452,
+               780, 684, 893, 42, 765, 618, 655, 209, 684)
+    asked, decided = _record_capacities(engine, monkeypatch)
+    engine.clear_cache()
+    try:
+        found = engine.pcmax_optimum(lengths, 10, "portfolio", 10)
+    finally:
+        engine.clear_cache()
+    assert decided == [1532, 1540] and asked[0] in (1532, 1533)
+    assert found.optimal and found.makespan == 1540 and found.proof == ("arcflow-lp-dual",)
+    assert _makespan(lengths, found.machine, 10) == 1540
