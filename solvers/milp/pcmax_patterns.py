@@ -178,10 +178,10 @@ def best_patterns(counts: Counter, duals: dict[int, float], capacity: int, many:
     denominator): the bounded knapsack's best packing of each of the
     ``many`` loads of the highest value. The knapsack is over exact loads
     (``best[c]``: the most value of a packing of load exactly c), so the
-    loads' packings are ``many`` distinct patterns: the best packing
-    *within* each capacity was mostly one pattern for all the capacities
-    near C, and the restricted LP got one or two new columns a pricing
-    (MOSP Fig. 8's organizations: half the pricings it took then). Counts
+    loads' packings are ``many`` distinct patterns, where the best packing
+    *within* each capacity is mostly one pattern for all the capacities
+    near C (a pricing then adds one or two columns, and column generation
+    takes twice the pricings on MOSP Fig. 8's organizations). Counts
     are split into chunks 1, 2, 4, ... so each chunk is a 0-1 item;
     ``taken[i, c]`` records whether the best value at load c takes chunk i,
     which the packings are read back from."""

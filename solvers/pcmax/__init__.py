@@ -239,7 +239,7 @@ def _optimum(lengths: tuple[int, ...], machines: int, solver: str, time_limit: f
         _fill(search, share(FILL_SHARE), patience=FILL_FIRST_PATIENCE)
         _fill(search, share(FILL_SHARE), patience=FILL_FIRST_PATIENCE, start=lpt(lengths, [0] * machines)[0])
     if _pack(search, share(PACK_SHARE)) == INFEASIBLE:
-        _climb(search, share(PACK_SHARE))
+        _climb(search, solver, share(PACK_SHARE))
         if search.claimed > search.lower:  # confirmed by the second search, the claim needs no LP
             _confirm(search, share(PACK_SHARE), only="assignment-search")
     else:
@@ -342,22 +342,23 @@ def _pack(search: _Search, stop_at: float) -> str:
     return status
 
 
-def _climb(search: _Search, stop_at: float) -> None:
+def _climb(search: _Search, solver: str, stop_at: float) -> None:
     """Bin completion at each capacity above the one it refuted, until it
     packs one, cannot decide one or reaches the incumbent. Its refutations
     are claims that one refutation of the last confirms: the assignment
     search's, else one LP just below it. On FAIRCAMP Fig. 4's campaigns a
     refutation costs bin completion about a millisecond, an LP five, and
     bisecting between the bounds took one and a half LPs a campaign where
-    this takes one at most. Where the LP bound is column generation's
-    (``pays``, asked as ``lp_refuted_through`` asks it), there is no climb:
+    this takes one at most. Where the backend's LP bound is column
+    generation's (``pays``, asked as ``lp_refuted_through`` asks it; backend
+    ``cpsat`` asks no LP, so its bin completion climbs), there is no climb:
     the assignment search still tries bin completion's one claim, and the
     LP decides the capacities above it, warm from one C to the next, a few
     milliseconds a capacity, one LP's weights often refuting several,
     where each of bin completion's refutations is an exhaustive search (on
-    MOSP Fig. 8's organizations, leaving the climb out saved 10-19% of the
-    engine's time)."""
-    if pays(len(search.lengths), search.upper - 1):
+    MOSP Fig. 8's organizations the climb cost more than the LPs it spared:
+    docs/development-notes.md)."""
+    if solver != "cpsat" and pays(len(search.lengths), search.upper - 1):
         return
     while search.claimed < search.upper and time.monotonic() < stop_at:
         status, machine_of = pack(search.lengths, search.machines, search.claimed, stop_at)

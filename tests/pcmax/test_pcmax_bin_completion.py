@@ -62,11 +62,7 @@ def test_a_false_refutation_by_bin_completion_is_caught(solver, monkeypatch):
 
     lengths = (14, 30, 4, 22, 10, 9, 8, 13, 24, 18, 1, 7, 17, 15)
     monkeypatch.setattr(engine, "pack", lambda *args, **kwargs: (INFEASIBLE, None))
-    engine.clear_cache()
-    try:
-        found = engine.pcmax_optimum(lengths, 4, solver, 20)
-    finally:
-        engine.clear_cache()
+    found = _solved_afresh(engine, lengths, 4, solver, 20)
     assert found.optimal and found.makespan == found.bound == 48 and "bin-completion" not in found.proof
     assert _makespan(lengths, found.machine, 4) == 48  # the schedule the second method found, validated
 
@@ -88,6 +84,15 @@ def test_a_refutation_by_bin_completion_is_confirmed_before_it_counts(monkeypatc
     finally:
         engine.clear_cache()
     assert not found.optimal and found.bound == 21 and found.unconfirmed == (22, "bin-completion")
+
+
+def _solved_afresh(engine, lengths, machines, solver, time_limit):
+    """The engine's answer with nothing cached before or after (the tests read what it asks)."""
+    engine.clear_cache()
+    try:
+        return engine.pcmax_optimum(lengths, machines, solver, time_limit)
+    finally:
+        engine.clear_cache()
 
 
 def _record_capacities(engine, monkeypatch) -> tuple[list[int], list[int]]:
@@ -114,15 +119,16 @@ def test_bin_completion_climbs_and_one_method_confirms_its_claim(second_search, 
     asked, decided = _record_capacities(engine, monkeypatch)
     if not second_search:
         monkeypatch.setattr(engine, "fits", lambda *args, **options: (UNKNOWN, None))
-    engine.clear_cache()
-    try:
-        found = engine.pcmax_optimum(lengths, 10, "portfolio", 10)
-    finally:
-        engine.clear_cache()
+    found = _solved_afresh(engine, lengths, 10, "portfolio", 10)
     assert decided == [99, 100, 101] and asked == ([] if second_search else [101])
     assert found.optimal and found.makespan == 102
     assert found.proof == (("bin-completion", "assignment-search") if second_search else ("arcflow-lp-dual",))
     assert _makespan(lengths, found.machine, 10) == 102
+
+
+#: A MOSP Fig. 8 organization: 29 jobs U[1, 1000] on 10 machines, L0 = 1532, optimum 1540.
+FIG8_ORGANIZATION = (373, 539, 922, 360, 632, 804, 109, 434, 778, 131, 952, 261, 818, 338, 368, 185, 103, 944, 481,
+                     452, 780, 684, 893, 42, 765, 618, 655, 209, 684)
 
 
 def test_where_column_generation_pays_the_lp_refutes_instead_of_the_climb(monkeypatch):
@@ -135,14 +141,21 @@ def test_where_column_generation_pays_the_lp_refutes_instead_of_the_climb(monkey
     Below C = 1,000 it climbs (the test above)."""
     from schedbench.solvers import pcmax as engine
 
-    lengths = (373, 539, 922, 360, 632, 804, 109, 434, 778, 131, 952, 261, 818, 338, 368, 185, 103, 944, 481, 452,
-               780, 684, 893, 42, 765, 618, 655, 209, 684)
+    lengths = FIG8_ORGANIZATION
     asked, decided = _record_capacities(engine, monkeypatch)
-    engine.clear_cache()
-    try:
-        found = engine.pcmax_optimum(lengths, 10, "portfolio", 10)
-    finally:
-        engine.clear_cache()
+    found = _solved_afresh(engine, lengths, 10, "portfolio", 10)
     assert decided == [1532, 1540] and asked[0] in (1532, 1533)
     assert found.optimal and found.makespan == 1540 and found.proof == ("arcflow-lp-dual",)
     assert _makespan(lengths, found.machine, 10) == 1540
+
+
+def test_backend_cpsat_asks_no_lp_so_its_bin_completion_climbs(monkeypatch):
+    """The organization above with backend cpsat: no LP would refute the
+    capacities above bin completion's first refutation, so it climbs from
+    1532 to the schedule at 1540."""
+    from schedbench.solvers import pcmax as engine
+
+    asked, decided = _record_capacities(engine, monkeypatch)
+    found = _solved_afresh(engine, FIG8_ORGANIZATION, 10, "cpsat", 10)
+    assert decided[:9] == list(range(1532, 1541)) and asked == []
+    assert found.optimal and found.makespan == 1540 and _makespan(FIG8_ORGANIZATION, found.machine, 10) == 1540
