@@ -23,6 +23,7 @@ so none of their bugs can be shared.
 """
 
 import time
+from bisect import bisect_left
 from schedbench.result import FEASIBLE, INFEASIBLE, UNKNOWN
 
 #: States remembered as infeasible, at most (then the memory is cleared).
@@ -80,6 +81,7 @@ def _machines_of(lengths: tuple[int, ...], bins: list[list[int]]) -> list[int]:
 class _Packer:
     def __init__(self, values: list[int], capacity: int, deadline: float, node_limit: float) -> None:
         self.values, self.capacity = values, capacity
+        self.negated = [-v for v in values]  # ascending, for bisect: the first value that fits a room
         self.deadline, self.node_limit, self.nodes = deadline, node_limit, 0
         self.failed: set[tuple[tuple[int, ...], int]] = set()
 
@@ -123,7 +125,7 @@ class _Packer:
         first) that fit in ``room`` wasting at most ``slack``, fullest first.
         A plain recursion into one list: a generator chain paid every
         completion once per level."""
-        values = self.values
+        values, negated = self.values, self.negated
         tail = [0] * (len(values) + 1)  # the total length of the values from index j on
         for j in range(len(values) - 1, -1, -1):
             tail[j] = tail[j + 1] + counts[j] * values[j]
@@ -132,11 +134,15 @@ class _Packer:
         def walk(i: int, used: int) -> None:
             if used >= least and not self._dominated(counts, chosen, room - used):
                 found.append((list(chosen), used))
+            if i < len(values) and used + values[i] > room:
+                # values fall, so the ones too long for the room left come first: skipped at once (the
+                # shortfall test below, true at one of them, is true at every later index: tail falls too)
+                i = bisect_left(negated, used - room, i)
             for j in range(i, len(values)):
                 if used + tail[j] < least:  # even every job from j on falls short
                     return
                 v = values[j]
-                if counts[j] == 0 or used + v > room:
+                if counts[j] == 0:
                     continue
                 self._spend()
                 counts[j] -= 1
