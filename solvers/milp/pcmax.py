@@ -20,7 +20,7 @@ from schedbench.solvers.pcmax.arcflow import ArcFlowGraph, assignment_from_bins,
 from schedbench.metrics.pcmax.bounds import dual_weights, weights_bound
 from schedbench.result import FEASIBLE, UNKNOWN
 from schedbench.solvers.pcmax.bin_completion import pack
-from schedbench.solvers.milp.pcmax_patterns import forget_pattern_lps, pattern_lp, pays
+from schedbench.solvers.milp.pcmax_patterns import PatternLP, forget_pattern_lps, pattern_lp, pays
 
 #: OR-Tools backend for the integer model (measured in bench/pcmax_engine.py).
 MIP_BACKEND = "scip"
@@ -170,7 +170,14 @@ DIVE_ALTERNATIVES = 2
 EXACT_REST = 40
 
 
-def _dive(left: Counter, machines: int, capacity: int, deadline: float, whole: bool = False) -> list[list[int]] | None:
+#: Patterns a dive's step hands down to the next one's restricted LP, at most.
+SEED_PATTERNS = 400
+
+Paths = list[tuple[float, list[int]]]  # (weight, lengths of one machine) per pattern, heaviest first
+
+
+def _dive(left: Counter, machines: int, capacity: int, deadline: float, whole: bool = False,
+          seeds: tuple[tuple[int, ...], ...] = ()) -> list[list[int]] | None:
     if not sum(left.values()):
         return []
     if time.monotonic() > deadline:
@@ -179,7 +186,7 @@ def _dive(left: Counter, machines: int, capacity: int, deadline: float, whole: b
         status, bins = _pack_rest(left, machines, capacity, deadline)
         if status != UNKNOWN:
             return bins
-    paths = _patterns(left, machines, capacity, deadline, whole)
+    paths = _patterns(left, machines, capacity, deadline, whole, seeds)
     if paths is None:
         return None
     whole = [items for weight, items in paths for _ in range(floor(weight + 1e-6))]
@@ -205,7 +212,7 @@ def _dive(left: Counter, machines: int, capacity: int, deadline: float, whole: b
                 bins.append(list(items))  # a copy: ``items`` is remembered in ``_PATTERNS``
         if not bins or len(bins) > machines:
             continue
-        tail = _dive(rest, machines - len(bins), capacity, deadline)
+        tail = _dive(rest, machines - len(bins), capacity, deadline, seeds=_handed_down(paths, seeds))
         if tail is not None:
             return bins + tail
     return None
@@ -225,14 +232,20 @@ def forget_patterns() -> None:
     forget_pattern_lps()
 
 
+def _handed_down(paths: Paths, seeds: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """The patterns this step's LP used, then those it was seeded with,
+    for the next step's restricted LP (at most ``SEED_PATTERNS``)."""
+    return tuple(dict.fromkeys([tuple(items) for _, items in paths] + list(seeds)))[:SEED_PATTERNS]
+
+
 def _patterns(left: Counter, machines: int, capacity: int, deadline: float,
-              whole: bool) -> list[tuple[float, list[int]]] | None:
+              whole: bool, seeds: tuple[tuple[int, ...], ...] = ()) -> Paths | None:
     """The arc-flow LP's patterns for the jobs left, heaviest first, or None
     when the LP needs more machines than are left (or could not be solved)."""
     key = (capacity, machines, tuple(sorted((+left).items())))  # + drops the lengths none are left of
     if key in _PATTERNS:
         return _PATTERNS[key]
-    paths = _fractional(left, machines, capacity, deadline, whole)
+    paths = _fractional(left, machines, capacity, deadline, whole, seeds)
     if paths is None and time.monotonic() > deadline:
         raise TimeoutError  # not an answer to remember
     if len(_PATTERNS) >= _PATTERNS_SIZE:
@@ -242,17 +255,23 @@ def _patterns(left: Counter, machines: int, capacity: int, deadline: float,
 
 
 def _fractional(left: Counter, machines: int, capacity: int, deadline: float,
-                whole: bool) -> list[tuple[float, list[int]]] | None:
+                whole: bool, seeds: tuple[tuple[int, ...], ...] = ()) -> Paths | None:
     """The LP's fractional packing of the jobs left in ``machines``, heaviest
-    pattern first: at the dive's first step (``whole``: all the jobs), where
-    ``pcmax_patterns.pays``, from the restricted LP the bound's column
-    generation left at this C; else the arc-flow graph's flow, cut
-    into paths. Deeper steps keep the graph: each is a new set of jobs,
-    where column generation starts cold, and on Lawrinenko's classes 6-7,
-    whose dives back up through many such steps, the graph is the faster."""
+    pattern first, where ``pcmax_patterns.pays`` by column generation: at
+    the dive's first step (``whole``: all the jobs) from the restricted LP
+    the bound's column generation left at this C, at a deeper step from a
+    new restricted LP seeded with the patterns the steps above it used
+    (``seeds``) that the jobs left can still fill, where the graph's LP
+    took 0.1-0.7 s a step on MOSP Fig. 8's organizations of 50-70 jobs
+    (docs/development-notes.md). Elsewhere the arc-flow graph's flow, cut
+    into paths."""
     lengths = sorted(left.elements())
     if whole and pays(len(lengths), capacity):
         return pattern_lp(tuple(lengths)).fractional(capacity, machines, deadline)
+    if pays(len(lengths), capacity):
+        seeded = PatternLP(lengths)
+        seeded.seed(seeds)
+        return seeded.fractional(capacity, machines, deadline)
     solved = _lp(lengths, capacity, deadline - time.monotonic())
     if solved is None or _machines_needed(solved[1]) > machines:
         return None

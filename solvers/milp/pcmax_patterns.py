@@ -31,7 +31,7 @@ full LP cannot refute C, and ends the question early.
 import threading
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -126,6 +126,14 @@ class PatternLP:
             return sorted(((weight, [s for s, jobs in pattern for _ in range(jobs)]) for weight, pattern in used
                            if weight > 1e-6), key=lambda p: -p[0])
         return None
+
+    def seed(self, machines: Iterable[Sequence[int]]) -> None:
+        """Columns to start from: one pattern for each machine's lengths
+        (those of a step above in a dive, for the jobs it left)."""
+        for lengths in machines:
+            pattern = tuple(sorted(Counter(lengths).items()))
+            if all(self.counts[s] >= jobs for s, jobs in pattern):
+                self._add(pattern)
 
     def _solve(self, capacity: int, machines: int, deadline: float) -> str:
         """Column generation at ``capacity`` until the question "more than

@@ -120,3 +120,55 @@ def test_one_lps_weights_refute_exactly_the_capacities_they_prove(instance):
     assert all(weights_bound(counts, c, lp.weights) > machines for c in range(lower, through + 1))
     assert through == lower + 40 or weights_bound(counts, through + 1, lp.weights) <= machines
     assert pack(tuple(lengths), machines, through, _later(), node_limit=math.inf)[0] == INFEASIBLE
+
+
+def test_a_seed_keeps_only_the_patterns_the_jobs_can_fill():
+    lp = PatternLP((5, 5, 3, 2))
+    lp.seed([(5, 5), (2, 3, 5), (7, 3), (3, 3)])  # no 7, one 3
+    assert {((5, 2),), ((2, 1), (3, 1), (5, 1))} <= set(lp.columns)
+    assert not any(7 in dict(pattern) or dict(pattern).get(3, 0) > 1 for pattern in lp.columns)
+
+
+@settings(max_examples=40, deadline=None)
+@given(instances, st.lists(st.lists(st.integers(1, 30), min_size=1, max_size=4), max_size=6))
+def test_a_seeded_lp_answers_as_a_fresh_one(instance, seeds):
+    """Seeds only change where column generation starts, never whether the
+    jobs fit fractionally, nor the fractional packing's cover."""
+    lengths, machines = instance
+    capacity = l0(lengths, machines) + 1
+    seeded = PatternLP(lengths)
+    seeded.seed(seeds)
+    used = seeded.fractional(capacity, machines, _later())
+    assert (used is None) == (PatternLP(lengths).fractional(capacity, machines, _later()) is None)
+    if used is not None:
+        assert all(sum(items) <= capacity for _, items in used)
+        covered = Counter()
+        for weight, items in used:
+            for s, jobs in Counter(items).items():
+                covered[s] += weight * jobs
+        assert all(covered[s] >= count - 1e-6 for s, count in Counter(lengths).items())
+
+
+def test_a_dives_deeper_steps_start_from_the_patterns_above(monkeypatch):
+    """MOSP Fig. 8's organization 3 of N = 10, n = 700, seed 8 (41 jobs on
+    10 machines, optimum 1996, column generation's regime): the dive's
+    deeper steps solve restricted LPs seeded with the steps above, not the
+    graph's LP, and the dive ends in a packing at the optimum that the
+    validator accepts."""
+    from schedbench.instances.mosp import paper_workload
+    from schedbench.model.pcmax import PcmaxInstance
+    from schedbench.schedule import Schedule, back_to_back
+    from schedbench.solvers.milp import pcmax as milp
+    from schedbench.validator import validate
+
+    jobs = paper_workload(10, 700, 8).organizations[3].jobs
+    seeded, graph = [], []
+    real_seed, real_lp = PatternLP.seed, milp._lp
+    monkeypatch.setattr(PatternLP, "seed", lambda lp, machines: seeded.append(lp) or real_seed(lp, machines))
+    monkeypatch.setattr(milp, "_lp", lambda *args: graph.append(args) or real_lp(*args))
+    milp.forget_patterns()
+    status, machine_of = milp.dive(jobs, 10, 1996, 60)
+    assert status == "feasible" and seeded and not graph
+    instance = PcmaxInstance(10, jobs)
+    assert validate(instance, Schedule(tuple(machine_of), tuple(back_to_back(machine_of, jobs)))) == []
+    assert max(sum(p for p, q in zip(jobs, machine_of) if q == k) for k in set(machine_of)) == 1996
