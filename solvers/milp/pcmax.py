@@ -139,7 +139,8 @@ def decide(lengths: Sequence[int], machines: int, capacity: int, time_limit: flo
 
 
 def dive(lengths: Sequence[int], machines: int, capacity: int, time_limit: float) -> tuple[str, list[int] | None]:
-    """LP diving: fix machines to patterns of the arc-flow LP, re-solve on the jobs left.
+    """LP diving: fix machines to patterns of the LP (by column generation
+    where ``pcmax_patterns.pays``, else the arc-flow graph's), re-solve on the jobs left.
 
     Each step solves the LP on the jobs left and tries to fix, from the
     boldest step to the most careful one: every pattern the LP uses whole
@@ -239,8 +240,8 @@ def _handed_down(paths: Paths, seeds: tuple[tuple[int, ...], ...]) -> tuple[tupl
 
 
 def _patterns(left: Counter, machines: int, capacity: int, deadline: float,
-              whole: bool, seeds: tuple[tuple[int, ...], ...] = ()) -> Paths | None:
-    """The arc-flow LP's patterns for the jobs left, heaviest first, or None
+              whole: bool, seeds: tuple[tuple[int, ...], ...]) -> Paths | None:
+    """The LP's patterns for the jobs left, heaviest first, or None
     when the LP needs more machines than are left (or could not be solved)."""
     key = (capacity, machines, tuple(sorted((+left).items())))  # + drops the lengths none are left of
     if key in _PATTERNS:
@@ -255,16 +256,16 @@ def _patterns(left: Counter, machines: int, capacity: int, deadline: float,
 
 
 def _fractional(left: Counter, machines: int, capacity: int, deadline: float,
-                whole: bool, seeds: tuple[tuple[int, ...], ...] = ()) -> Paths | None:
+                whole: bool, seeds: tuple[tuple[int, ...], ...]) -> Paths | None:
     """The LP's fractional packing of the jobs left in ``machines``, heaviest
     pattern first, where ``pcmax_patterns.pays`` by column generation: at
     the dive's first step (``whole``: all the jobs) from the restricted LP
     the bound's column generation left at this C, at a deeper step from a
     new restricted LP seeded with the patterns the steps above it used
-    (``seeds``) that the jobs left can still fill, where the graph's LP
-    took 0.1-0.7 s a step on MOSP Fig. 8's organizations of 50-70 jobs
-    (docs/development-notes.md). Elsewhere the arc-flow graph's flow, cut
-    into paths."""
+    (``seeds``) that the jobs left can still fill, a start that spares
+    column generation most of its pricings and, on MOSP Fig. 8's
+    organizations, the graph's far slower LP (docs/development-notes.md).
+    Elsewhere the arc-flow graph's flow, cut into paths."""
     lengths = sorted(left.elements())
     if whole and pays(len(lengths), capacity):
         return pattern_lp(tuple(lengths)).fractional(capacity, machines, deadline)

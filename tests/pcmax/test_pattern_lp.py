@@ -141,6 +141,7 @@ def test_a_seeded_lp_answers_as_a_fresh_one(instance, seeds):
     used = seeded.fractional(capacity, machines, _later())
     assert (used is None) == (PatternLP(lengths).fractional(capacity, machines, _later()) is None)
     if used is not None:
+        assert sum(weight for weight, _ in used) <= machines + 1e-6
         assert all(sum(items) <= capacity for _, items in used)
         covered = Counter()
         for weight, items in used:
@@ -154,7 +155,8 @@ def test_a_dives_deeper_steps_start_from_the_patterns_above(monkeypatch):
     10 machines, optimum 1996, column generation's regime): the dive's
     deeper steps solve restricted LPs seeded with the steps above, not the
     graph's LP, and the dive ends in a packing at the optimum that the
-    validator accepts."""
+    validator accepts. (With 41 jobs its deeper steps ask bin completion
+    first, and the LP where bin completion's node budget runs out.)"""
     from schedbench.instances.mosp import paper_workload
     from schedbench.model.pcmax import PcmaxInstance
     from schedbench.schedule import Schedule, back_to_back
@@ -164,11 +166,12 @@ def test_a_dives_deeper_steps_start_from_the_patterns_above(monkeypatch):
     jobs = paper_workload(10, 700, 8).organizations[3].jobs
     seeded, graph = [], []
     real_seed, real_lp = PatternLP.seed, milp._lp
-    monkeypatch.setattr(PatternLP, "seed", lambda lp, machines: seeded.append(lp) or real_seed(lp, machines))
+    monkeypatch.setattr(PatternLP, "seed", lambda lp, machines: seeded.append(tuple(machines))
+                        or real_seed(lp, seeded[-1]))
     monkeypatch.setattr(milp, "_lp", lambda *args: graph.append(args) or real_lp(*args))
     milp.forget_patterns()
     status, machine_of = milp.dive(jobs, 10, 1996, 60)
-    assert status == "feasible" and seeded and not graph
+    assert status == "feasible" and seeded and all(seeded) and not graph  # each step was handed patterns
     instance = PcmaxInstance(10, jobs)
     assert validate(instance, Schedule(tuple(machine_of), tuple(back_to_back(machine_of, jobs)))) == []
     assert max(sum(p for p, q in zip(jobs, machine_of) if q == k) for k in set(machine_of)) == 1996
