@@ -223,7 +223,7 @@ def _dive(left: Counter, machines: int, capacity: int, deadline: float, whole: b
 #: asked again at the same C (the engine's last step, with the time a
 #: confirmation did not need) goes through the steps the first one took
 #: without an LP and goes on where it stopped. Cleared when full.
-_PATTERNS: dict[tuple, list[tuple[float, list[int]]] | None] = {}
+_PATTERNS: dict[tuple, Paths | None] = {}
 _PATTERNS_SIZE = 2_000
 
 
@@ -267,17 +267,23 @@ def _fractional(left: Counter, machines: int, capacity: int, deadline: float,
     organizations, the graph's far slower LP (docs/development-notes.md).
     Elsewhere the arc-flow graph's flow, cut into paths."""
     lengths = sorted(left.elements())
-    if whole and pays(len(lengths), capacity):
-        return pattern_lp(tuple(lengths)).fractional(capacity, machines, deadline)
     if pays(len(lengths), capacity):
-        seeded = PatternLP(lengths)
-        seeded.seed(seeds)
-        return seeded.fractional(capacity, machines, deadline)
+        return _restricted_lp(lengths, whole, seeds).fractional(capacity, machines, deadline)
     solved = _lp(lengths, capacity, deadline - time.monotonic())
     if solved is None or _machines_needed(solved[1]) > machines:
         return None
     graph, _, flow, _ = solved
     return sorted(paths_from_flow(graph, flow), key=lambda p: -p[0])
+
+
+def _restricted_lp(lengths: list[int], whole: bool, seeds: tuple[tuple[int, ...], ...]) -> PatternLP:
+    """The dive's first step's restricted LP is the one the bound left (kept
+    per job multiset); a deeper step's is new, seeded with ``seeds``."""
+    if whole:
+        return pattern_lp(tuple(lengths))
+    lp = PatternLP(lengths)
+    lp.seed(seeds)
+    return lp
 
 
 def _pack_rest(left: Counter, machines: int, capacity: int, deadline: float) -> tuple[str, list[list[int]] | None]:
