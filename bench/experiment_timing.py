@@ -10,7 +10,7 @@ fixed order, so it samples every size of the grid; pick N so that it
 divides the seeds, and a batch keeps whole seeds (the seed bundles that
 let one process prove a seed's optima once). The experiment file is read
 whole by every batch, so its start-up counts in each. ``--store`` keeps the
-store of a single run (the full one, or one batch) for the figures.
+cells for the figures: the full run's store, or the batches' stores merged.
 
     python -m bench.experiment_timing EXPERIMENT.toml (--full | --of N --batches K [K ...])
         [--store STORE] [--workers W (default: the CPU count)] [--out FILE]
@@ -31,22 +31,40 @@ from bench.results_log import rerun_command, write_generated
 from schedbench.harness.store import Store
 
 
-def run_batch(experiment: Path, batch: int, of: int, workers: int, store: Path | None = None) -> dict:
-    """One batch through the command, in its own process and store (``store``, or a temporary one)."""
-    return {"batch": f"{batch}/{of}", **_timed_run(experiment, ["--batch", f"{batch}/{of}"], workers, store)}
+def run_batch(experiment: Path, batch: int, of: int, workers: int, store: Path) -> dict:
+    """One batch through the command, in its own process and a fresh ``store``."""
+    return {"batch": f"{batch}/{of}", **timed_run(experiment, ["--batch", f"{batch}/{of}"], workers, store)}
 
 
-def _timed_run(experiment: Path, options: list[str], workers: int, store: Path | None) -> dict:
+def timed_batches(experiment: Path, of: int, ks: list[int], workers: int, store: Path | None) -> list[dict]:
+    """Batches ``ks`` of ``of``, each timed in its own process and store; with
+    ``store``, every batch's cells merged into it afterwards (for the figures)."""
+    batches = []
     with tempfile.TemporaryDirectory() as folder:
-        return _timed(experiment, options, workers, store or Path(folder) / "run.sqlite")
+        for k in ks:
+            batches.append(run_batch(experiment, k, of, workers, Path(folder) / f"batch-{k}.sqlite"))
+            print(f"batch {k}/{of}: {batches[-1]['seconds']:.1f} s", file=sys.stderr, flush=True)
+            if store:
+                with Store(store) as db:
+                    db.merge(Path(folder) / f"batch-{k}.sqlite")
+    return batches
 
 
-def _timed(experiment: Path, options: list[str], workers: int, store: Path) -> dict:
+def timed_run(experiment: Path, options: list[str], workers: int, store: Path | None = None,
+              cluster: str | None = None) -> dict:
+    """``schedbench run`` on ``workers`` local processes, or on the Dask
+    scheduler at ``cluster``, into ``store`` (or a temporary one)."""
+    runner = ["--cluster", cluster] if cluster else ["--workers", str(workers)]
+    with tempfile.TemporaryDirectory() as folder:
+        return _timed(experiment, [*options, *runner], store or Path(folder) / "run.sqlite")
+
+
+def _timed(experiment: Path, options: list[str], store: Path) -> dict:
     """``schedbench run`` in its own process: seconds, cells, their statuses
     and how many have no value (a failed cell, or a reference not proven)."""
     began = time.perf_counter()
     subprocess.run([sys.executable, "-c", "from schedbench.cli import main; main()", "run", str(experiment), *options,
-                    "--store", str(store), "--workers", str(workers), "--no-progress"],
+                    "--store", str(store), "--no-progress"],
                    check=True, stdout=subprocess.DEVNULL)
     seconds = time.perf_counter() - began
     statuses, cells, no_value = Counter(), 0, 0
@@ -90,7 +108,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("experiment", type=Path)
     parser.add_argument("--full", action="store_true", help="run the whole experiment once")
-    parser.add_argument("--store", type=Path, help="keep the store of the one run (full, or one batch) here")
+    parser.add_argument("--store", type=Path, help="keep the cells here: the full run's, or the batches' merged")
     parser.add_argument("--of", type=int, help="N: the grid cut into N batches")
     parser.add_argument("--batches", type=int, nargs="+", help="the batches K to run and time")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
@@ -98,16 +116,11 @@ def main() -> None:
     args = parser.parse_args()
     if args.full == bool(args.of or args.batches) or (not args.full and not (args.of and args.batches)):
         parser.error("give --full, or --of N --batches K ...")
-    if args.store and not (args.full or len(args.batches) == 1):
-        parser.error("--store keeps one run's store: give --full or a single batch")
     if args.full:
-        run = {"batch": "full", **_timed_run(args.experiment, [], args.workers, args.store)}
+        run = {"batch": "full", **timed_run(args.experiment, [], args.workers, args.store)}
         text = full_table(args.experiment, args.workers, run)
     else:
-        batches = []
-        for k in args.batches:
-            batches.append(run_batch(args.experiment, k, args.of, args.workers, args.store))
-            print(f"batch {k}/{args.of}: {batches[-1]['seconds']:.1f} s", file=sys.stderr, flush=True)
+        batches = timed_batches(args.experiment, args.of, args.batches, args.workers, args.store)
         text = table(args.experiment, args.of, args.workers, batches)
     print(text)
     if args.out:

@@ -13,6 +13,8 @@ import argparse
 import os
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -57,10 +59,18 @@ def _measure_with(runner: str, data: dict, workers: int) -> tuple[int, float]:
     """``measure`` through local processes, or a Dask cluster of ``workers`` processes started beforehand."""
     if runner == "local":
         return measure(data, workers)
+    with dask_cluster(workers) as cluster:
+        return measure(data, workers, cluster)
+
+
+@contextmanager
+def dask_cluster(workers: int) -> Iterator[Any]:
+    """A Dask ``LocalCluster`` of ``workers`` single-threaded worker processes
+    on this machine: how a ``--cluster`` run spreads the cells, one worker a core."""
     from distributed import LocalCluster
 
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        return measure(data, workers, cluster)
+        yield cluster
 
 
 def main() -> None:

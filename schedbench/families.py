@@ -154,20 +154,20 @@ def lower_bound(instance, objective: str) -> Fraction | None:
     return None if bound is None else Fraction(bound)
 
 
-def metrics(name: str) -> dict[str, Callable[[Any, Schedule], Any]]:
+def metrics(name: str, time_limit: float = DEFAULT_TIME_LIMIT) -> dict[str, Callable[[Any, Schedule], Any]]:
     """Each metric as a function of (instance, schedule); a metric that
     measures against exact optima takes a third parameter, ``references``,
     which is proven here upstream (``metric_references`` for its name,
-    within the default limit), so that no metric calls a solver."""
+    within ``time_limit``), so that no metric calls a solver."""
     out: dict[str, Callable[[Any, Schedule], Any]] = {}
     for metric, measure in family(name).metrics.METRICS.items():
         wants = "references" in inspect.signature(measure).parameters
-        out[metric] = partial(_referenced, measure, metric) if wants else measure
+        out[metric] = partial(_referenced, measure, metric, time_limit) if wants else measure
     return out
 
 
-def _referenced(measure: Callable, name: str, instance, schedule: Schedule) -> Any:
-    return measure(instance, schedule, metric_references(instance, DEFAULT_TIME_LIMIT, name, schedule))
+def _referenced(measure: Callable, name: str, time_limit: float, instance, schedule: Schedule) -> Any:
+    return measure(instance, schedule, metric_references(instance, time_limit, name, schedule))
 
 
 def violations(instance, schedule: Schedule, objective: str | None, heuristic: str | None = None,
@@ -182,15 +182,16 @@ def violations(instance, schedule: Schedule, objective: str | None, heuristic: s
     return validate(instance, schedule, objective, rule_references(instance, time_limit, objective))
 
 
-def heuristic_verdict(instance, schedule: Schedule, objective: str | None,
-                      heuristic: str | None) -> tuple[str, str]:
+def heuristic_verdict(instance, schedule: Schedule, objective: str | None, heuristic: str | None,
+                      time_limit: float = DEFAULT_TIME_LIMIT) -> tuple[str, str]:
     """(status, why) of a heuristic's schedule. feasible: valid by the format's rules.
     relaxed: valid only against the heuristic's own references (a MOSP
     heuristic keeps the local constraints of its own local schedule, not
     the format's ref_k), so its value may be compared with lower bounds but never
     with the format's optimum. invalid: neither. With no ``heuristic`` named (a
-    user's function) only the format's rules apply: feasible or invalid."""
-    breach = violations(instance, schedule, objective)
+    user's function) only the format's rules apply: feasible or invalid.
+    The format's references are proven within ``time_limit``."""
+    breach = violations(instance, schedule, objective, time_limit=time_limit)
     if not breach:
         return "feasible", ""
     own = violations(instance, schedule, objective, heuristic=heuristic)

@@ -63,13 +63,14 @@ def _heuristic(instance, cell: Cell) -> dict[str, Any]:
     began = time.perf_counter()
     schedule = function(instance, **options)
     wall = time.perf_counter() - began
+    references = cell.time_limit or settings.DEFAULT_TIME_LIMIT  # the grid's reference_time_limit
     out = {"wall_time": wall, "algorithm_version": _version(function), "solver": "schedbench",
-           "solver_version": schedbench.__version__, **_schedule_columns(instance, cell, schedule)}
-    verdict, why = families.heuristic_verdict(instance, schedule, cell.objective, cell.algorithm)
+           "solver_version": schedbench.__version__, **_schedule_columns(instance, cell, schedule, references)}
+    verdict, why = families.heuristic_verdict(instance, schedule, cell.objective, cell.algorithm, references)
     status = {"status": verdict, "error": why or None}
     if verdict == "invalid":
         return {**out, **status}
-    value = families.objective_value(instance, schedule, cell.objective, cell.time_limit or settings.DEFAULT_TIME_LIMIT)
+    value = families.objective_value(instance, schedule, cell.objective, references)
     return {**out, **status, "value": value, "bound": families.lower_bound(instance, cell.objective)}
 
 
@@ -86,8 +87,10 @@ def _solver(instance, cell: Cell) -> dict[str, Any]:
     return {**out, **_schedule_columns(instance, cell, result.schedule)}
 
 
-def _schedule_columns(instance, cell: Cell, schedule) -> dict[str, Any]:
-    measures = families.metrics(instance.family)
+def _schedule_columns(instance, cell: Cell, schedule,
+                      time_limit: float = settings.DEFAULT_TIME_LIMIT) -> dict[str, Any]:
+    """The metrics (their exact references proven within ``time_limit``) and the schedule, if kept."""
+    measures = families.metrics(instance.family, time_limit)
     values = {name: _jsonable(measures[name](instance, schedule)) for name in cell.metrics}
     return {"metrics": canonical(values) if values else None,
             "schedule": canonical(schedule_to_json(instance, schedule)) if cell.keep_schedule else None}

@@ -29,7 +29,7 @@ from schedbench.model.shape import keys_of
 from schedbench.solvers.exact.settings import DEFAULT_TIME_LIMIT, seconds_problem
 
 GRID_KEYS = {"family", "generator", "instances", "params", "vary", "seeds", "objectives", "heuristics",
-             "heuristic_options", "solvers", "metrics", "keep_schedules", "quick"}
+             "heuristic_options", "reference_time_limit", "solvers", "metrics", "keep_schedules", "quick"}
 CLAIMS_KEYS = {"family", "instances", "seed", "solver", "time_limit", "quick"}
 TOP_KEYS = {"name", "title", "grid", "claims", "figure"}
 SOLVER_KEYS = {"name", "time_limit", "workers"}
@@ -358,7 +358,10 @@ def _metrics(family: str, value: Any, where: str) -> tuple[str, ...]:
 
 
 def _heuristics(family: str, grid: dict, where: str) -> list[tuple[str, str, dict, float | None]]:
-    """(kind, name, options, time limit) of every heuristic with every combination of its option axes."""
+    """(kind, name, options, time limit) of every heuristic with every combination
+    of its option axes; the time limit is what the exact references of its
+    objective and metrics may take (``reference_time_limit``; None: the
+    default limit, and the cell keys of files that do not set it)."""
     known = families.heuristics(family)
     names = grid.get("heuristics", [])
     if names == "all":
@@ -378,7 +381,20 @@ def _heuristics(family: str, grid: dict, where: str) -> list[tuple[str, str, dic
         _distinct(values, f"{where}.heuristic_options.{key}", "the value")
     keys = list(axes)
     combos = [dict(zip(keys, values)) for values in itertools.product(*(axes[k] for k in keys))]
-    return [("heuristic", name, options, None) for name in names for options in combos]
+    limit = _reference_limit(grid, bool(names), where)
+    return [("heuristic", name, options, limit) for name in names for options in combos]
+
+
+def _reference_limit(grid: dict, heuristics: bool, where: str) -> float | None:
+    """The grid's ``reference_time_limit`` (None: the default, whose cells
+    keep the keys they had before the key existed, written out or not)."""
+    if "reference_time_limit" not in grid:
+        return None
+    if not heuristics:
+        raise UserInputError(f"{where}.reference_time_limit", "sets what a heuristic cell's exact references may "
+                                                               "take, and this grid runs no heuristic")
+    limit = _seconds(grid["reference_time_limit"], f"{where}.reference_time_limit")
+    return None if limit == DEFAULT_TIME_LIMIT else limit
 
 
 def _solvers(entries: Any, where: str, family: str, objectives: list[str]) -> list[tuple[str, str, dict, float | None]]:

@@ -213,8 +213,27 @@ def test_experiment_timing_times_a_whole_run_and_keeps_its_store(tmp_path, monke
     assert not experiment_timing._no_metric({"metrics": '{"stretch":"3/2"}'}) and not experiment_timing._no_metric({})
 
 
-@pytest.mark.parametrize("argv", [[], ["--full", "--of", "2", "--batches", "1"], ["--of", "4", "--batches", "1", "2",
-                                                                                   "--store", "s.sqlite"]])
+def test_experiment_timing_merges_the_batches_it_times_into_the_store(tmp_path, monkeypatch, capsys):
+    """``--of 2 --batches 1 2 --store``: each batch timed in a store of its own,
+    then both merged into the one kept, which holds every cell once."""
+    from bench import experiment_timing
+    from schedbench.harness.store import Store
+
+    experiment = tmp_path / "e.toml"
+    experiment.write_text('name = "e"\n[[grid]]\nfamily = "mosp"\ngenerator = "mosp-paper"\n'
+                          'params = { organizations = 3, jobs = 12 }\nseeds = 4\nheuristics = ["ilba", "lpt-lpt"]\n')
+    store = tmp_path / "kept.sqlite"
+    monkeypatch.setattr("sys.argv", ["t", str(experiment), "--of", "2", "--batches", "1", "2", "--store", str(store),
+                                     "--workers", "1"])
+    experiment_timing.main()
+    out = capsys.readouterr().out
+    assert "| 1/2 | 4 | " in out and "| 2/2 | 4 | " in out
+    with Store(store, create=False) as db:
+        rows = list(db.rows())
+    assert len(rows) == 8 and sorted({row["seed"] for row in rows}) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("argv", [[], ["--full", "--of", "2", "--batches", "1"], ["--of", "4"]])
 def test_experiment_timing_refuses_a_run_it_cannot_time(argv, monkeypatch):
     from bench import experiment_timing
 
@@ -391,3 +410,19 @@ def test_the_pattern_lp_benchmark_counts_each_lps_refutations():
     assert (measured["graph_refuted"], measured["columns_refuted"], measured["missed"]) == (1, 2, 0)
     packs = measure((10, 9, 8, 7, 6, 5, 4, 3), 2)
     assert (packs["graph_refuted"], packs["columns_refuted"], packs["missed"]) == (0, 0, 0)
+
+
+def test_cluster_scaling_reports_each_runners_speed_up_per_worker_and_projects_the_full_run():
+    from pathlib import Path
+
+    from bench.cluster_scaling import table
+
+    def run(seconds):
+        return {"cells": 2400, "seconds": seconds, "statuses": {"feasible": 2400}, "no_value": 0}
+
+    runs = {("local", 1): run(40.0), ("local", 2): run(25.0), ("dask", 1): run(50.0), ("dask", 2): run(27.8)}
+    text = table(Path("bench/experiments/x.toml"), "1/1000", 1000, runs)
+    assert "| local | 2 | 2,400 | 25.0 | 96.0 | 1.60 | 0.80 |" in text
+    assert "| dask | 1 | 2,400 | 50.0 | 48.0 | 1.00 | 1.00 |" in text
+    # 1000 batches of 50 s on one worker: 13.9 core-hours; two workers at 0.90 efficiency each
+    assert "about 13.9 core-hours" in text and "(0.90)" in text and "8 workers 1.93 h" in text

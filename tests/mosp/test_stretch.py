@@ -100,3 +100,19 @@ def test_an_organization_left_open_costs_the_limit_once_for_all_four_schedules(m
         assert references["alone_unproven"].startswith("--time-limit: C_alone of organization 2 (27 jobs)")
     assert solved == [inst.organizations[2].jobs]
     clear_cache()
+
+
+def test_an_organizations_cheap_bounds_are_computed_once_for_the_four_schedules(monkeypatch):
+    """The four heuristics' schedules of one workload share each organization's
+    L0/L1/L2 and LPT's makespan; ``clear_cache`` forgets them with the answers."""
+    clear_cache()
+    computed = []
+    lower_bound = lazy.lower_bound
+    monkeypatch.setattr(lazy, "lower_bound", lambda jobs, *rest: computed.append(jobs) or lower_bound(jobs, *rest))
+    inst = PAPER(organizations=5, jobs=40, seed=3)
+    first = [lazy.stretch_references(inst, run(inst), 30) for run in PAPER_HEURISTICS.values()]
+    organizations = sum(1 for org in inst.organizations if org.jobs)
+    assert len(computed) == organizations
+    clear_cache()
+    again = [lazy.stretch_references(inst, run(inst), 30) for run in PAPER_HEURISTICS.values()]
+    assert len(computed) == 2 * organizations and again == first
