@@ -163,3 +163,40 @@ def test_backend_cpsat_asks_no_lp_so_its_bin_completion_climbs(monkeypatch):
     assert decided[:8] == list(range(1532, 1540)) and asked == []
     assert found.bound == 1540 and found.proof[0] == "bin-completion"
     assert _makespan(FIG8_ORGANIZATION, found.machine, 10) == found.makespan >= 1540
+
+
+#: The deciding organization of MOSP Fig. 8's workload N = 20, n = 400, seed
+#: 3611 (organization 1): 56 jobs on 20 machines, LP bound 1,298, which the
+#: engine's search left open within 10 s, its incumbent at 1,302.
+FIG8_OPEN = (811, 481, 646, 402, 987, 46, 97, 610, 482, 27, 198, 892, 733, 243, 301, 640, 251, 128, 569, 78, 68,
+             305, 255, 70, 124, 711, 631, 677, 498, 132, 582, 942, 242, 366, 723, 679, 697, 243, 784, 355, 28, 257,
+             559, 896, 684, 43, 264, 933, 854, 330, 880, 659, 583, 169, 710, 349)
+
+
+def test_after_the_search_bin_completion_without_a_budget_packs_what_its_budget_fell_short_of():
+    import schedbench.solvers.pcmax as engine
+
+    far = time.monotonic() + 60
+    search = engine._bounds(FIG8_OPEN, 20, 0.0, far, far)
+    search.lower = engine._arcflow_lower_bound(FIG8_OPEN, 20, search.lower, search.upper, far)
+    assert (search.lower, search.closed) == (1298, False)
+    assert pack(FIG8_OPEN, 20, 1298, far)[0] == UNKNOWN  # the 20,000 nodes it gets at the bound fall short
+    engine._pack_unbudgeted(search, time.monotonic() + 10)
+    assert search.closed and search.upper == 1298 and search.method == "bin-completion"
+    schedule = Schedule(tuple(search.best), back_to_back(search.best, FIG8_OPEN))
+    assert validate(PcmaxInstance(20, FIG8_OPEN), schedule) == []
+
+
+def test_bin_completion_without_a_budget_is_asked_only_where_column_generation_pays(monkeypatch):
+    """Lawrinenko's instances of up to 64 jobs and FAIRCAMP's campaigns
+    have C below 1,000: their path is the one measured before it."""
+    import schedbench.solvers.pcmax as engine
+
+    lengths = tuple(p // 2 + 1 for p in FIG8_OPEN)  # C near 650
+    far = time.monotonic() + 60
+    search = engine._bounds(lengths, 20, 0.0, far, far)
+    assert not search.closed and search.lower < 1000
+    asked = []
+    monkeypatch.setattr(engine, "pack", lambda *args, **kwargs: asked.append(args) or (UNKNOWN, None))
+    engine._pack_unbudgeted(search, time.monotonic() + 10)
+    assert asked == []
