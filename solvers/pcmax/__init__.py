@@ -259,8 +259,11 @@ def _optimum(lengths: tuple[int, ...], machines: int, solver: str, time_limit: f
             if search.claimed > search.lower:
                 _confirm(search, deadline)
     else:  # nothing to confirm: the time left goes to bin completion, the dive resumed where it stopped, the fill
-        _pack_unbudgeted(search, deadline)
-        if solver != "cpsat" and not search.closed:
+        if solver != "cpsat":
+            _pack_unbudgeted(search, deadline)
+        if search.claimed > search.lower:  # bin completion's refutation, not confirmed yet: the rest confirms it
+            _confirm(search, deadline)
+        elif solver != "cpsat" and not search.closed:
             _dive_again(search, deadline)
         _fill(search, deadline, restarts=True)
     return search.answer()
@@ -269,21 +272,22 @@ def _optimum(lengths: tuple[int, ...], machines: int, solver: str, time_limit: f
 #: The share of the time left after the search that bin completion gets
 #: without a node budget where column generation pays (``_pack_unbudgeted``):
 #: on the 25 organizations MOSP Fig. 8's two timed batches left open within
-#: 10 s, asked again alone: 6 and 7 proven in two runs at 0.9 (one that
-#: the search proves without it, 37 jobs on 10 machines, lost in both),
-#: 5 at 0.5, 3 without it, none of those 3 by the dive resumed after it.
+#: 10 s, asked again alone: 7 proven at 0.9, 5 at 0.5, 3 without the step
+#: (none of them in its last phase); docs/development-notes.md.
 LAST_PACK_SHARE = 0.9
 
 
 def _pack_unbudgeted(search: _Search, deadline: float) -> None:
     """Bin completion at the certified bound with no node budget, for
     ``LAST_PACK_SHARE`` of the time left, where column generation pays
-    (MOSP Fig. 8's organizations; not Lawrinenko's nor FAIRCAMP's, whose
-    C is below 1,000): where the search left such an organization open,
-    its 20,000 nodes at the bound had often fallen just short (one of 56
-    jobs packs at the bound in 0.06 s without a budget). A refutation is
-    a claim another method must confirm within the same share, and then
-    it goes on at the next capacity."""
+    (at most 64 jobs, C from 1,000 on and at most 150,000 knapsack cells:
+    MOSP Fig. 8's organizations; not Lawrinenko's nor FAIRCAMP's, whose C
+    is below 1,000; backends portfolio and milp): where the search left
+    such an organization open, its 20,000 nodes at the bound had often
+    fallen just short (one of 56 jobs packs at the bound in 0.06 s
+    without a budget). A refutation is a claim another method must
+    confirm (within the same share, and then it goes on at the next
+    capacity; else ``_optimum`` gives the confirmation the rest)."""
     if search.closed or not pays(len(search.lengths), search.lower):
         return
     stop = time.monotonic() + LAST_PACK_SHARE * (deadline - time.monotonic())
