@@ -28,6 +28,16 @@ def zipf_weights(k: int, exponent: float) -> list[float]:
     return list(accumulate(1.0 / (rank ** exponent) for rank in range(1, k + 1)))
 
 
+def zipf_rank(weights: list[float], draw: float) -> int:
+    """The 0-based rank ``random.choices(range(len(weights)), cum_weights=weights)[0]``
+    returns when its one ``random()`` call returns ``draw``, computed as
+    CPython's ``choices`` does, without its checks: ``weights`` non-empty
+    and cumulative with a positive finite last entry, as ``zipf_weights``
+    gives. A generator that calls it keeps ``choices``'s stream and spares
+    its cost a draw (one a job in MOSP's paper workload)."""
+    return bisect(weights, draw * (weights[-1] + 0.0), 0, len(weights) - 1)
+
+
 def faircamp_paper(users: int, seed: int, n_jobs: int = 10_000, machines: int = 10,
                    max_length: int = 100, new_campaign: float = 0.1, zipf: float = 1.4267) -> CampaignInstance:
     """FAIRCAMP paper §VII: p ~ U[1,100]; a job starts a new campaign with
@@ -35,11 +45,9 @@ def faircamp_paper(users: int, seed: int, n_jobs: int = 10_000, machines: int = 
     drawn from Zipf(1.4267) over the k users. Users who drew no campaign are
     left out (meta records how many were requested)."""
     weights = zipf_weights(users, zipf)
-    total = weights[-1]
     per_user: list[list[Campaign]] = [[] for _ in range(users)]
     for draw, jobs in _faircamp_draws(seed, n_jobs, max_length, new_campaign):
-        # the owner random.choices(range(users), cum_weights=weights) picks with this draw
-        per_user[bisect(weights, draw * total, 0, users - 1)].append(Campaign(jobs))
+        per_user[zipf_rank(weights, draw)].append(Campaign(jobs))
     meta = {"generator": "faircamp_paper", "users_requested": users, "seed": seed, "n_jobs": n_jobs,
             "new_campaign": new_campaign, "zipf": zipf, "max_length": max_length}
     return _instance(machines, per_user, name=f"faircamp-k{users}-s{seed}", meta=meta)
@@ -47,9 +55,9 @@ def faircamp_paper(users: int, seed: int, n_jobs: int = 10_000, machines: int = 
 
 @lru_cache(maxsize=4)
 def _faircamp_draws(seed: int, n_jobs: int, max_length: int, new_campaign: float) -> tuple[tuple[float, tuple[int, ...]], ...]:
-    """Each campaign's owner draw (``random()``, which ``choices`` maps to a
-    user) and job lengths, in order. The stream does not depend on k (one
-    draw picks an owner, whatever the weights), so one seed's workloads for
+    """Each campaign's owner draw (``random()``, which ``zipf_rank`` maps to
+    a user as ``choices`` does) and job lengths, in order. The stream does
+    not depend on k (one draw picks an owner, whatever the weights), so one seed's workloads for
     every k share it: Fig. 4's five values of k draw it once (generating
     them took 5% of the experiment)."""
     rng = random.Random(seed)

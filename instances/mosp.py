@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 
 from schedbench.errors import InstanceError, UserInputError
-from schedbench.instances.campaign import zipf_weights
+from schedbench.instances.campaign import zipf_rank, zipf_weights
 from schedbench.instances.parameters import Count, Integers, Range, Range0, generator, ordered
 from schedbench.instances.swf import read_swf, selection_meta, trace_credits
 from schedbench.model import load_instance
@@ -34,10 +34,10 @@ def paper_workload(organizations: int, jobs: int, seed: int, low: int = 1, high:
     LB^(k) = sum p / N, assume one machine per organization)."""
     rng = random.Random(seed)
     weights = zipf_weights(organizations, zipf)
+    draw, length = rng.random, rng.randint
     owned: list[list[int]] = [[] for _ in range(organizations)]
-    for _ in range(jobs):
-        owner = rng.choices(range(organizations), cum_weights=weights)[0]
-        owned[owner].append(rng.randint(low, high))
+    for _ in range(jobs):  # the owner rng.choices(range(N), cum_weights=weights) draws, then the length
+        owned[zipf_rank(weights, draw())].append(length(low, high))
     meta = {"generator": "mosp-paper", "organizations": organizations, "jobs": jobs, "seed": seed,
             "lengths": [low, high], "zipf": zipf}
     return MospInstance(tuple(Organization(1, tuple(o)) for o in owned), local_objective, "optimal", selfish,

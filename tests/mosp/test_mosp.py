@@ -295,6 +295,22 @@ def test_generators_are_reproducible():
     assert instance_to_json(planted_three_partition(4, 60, 2)) == instance_to_json(planted_three_partition(4, 60, 2))
 
 
+@pytest.mark.parametrize("organizations, jobs, seed", [(2, 50, 0), (5, 100, 7), (10, 700, 8), (20, 1000, 19_999)])
+def test_the_paper_workload_is_the_stream_random_choices_draws(organizations, jobs, seed):
+    """The generator maps each job's owner draw as ``random.choices`` does
+    (``zipf_rank``), for speed: the workloads must stay those of the plain
+    ``choices`` call, owner then length a job, job for job."""
+    import random
+
+    from schedbench.instances.campaign import zipf_weights
+
+    rng, weights = random.Random(seed), zipf_weights(organizations, 1.4267)
+    owned = [[] for _ in range(organizations)]
+    for _ in range(jobs):
+        owned[rng.choices(range(organizations), cum_weights=weights)[0]].append(rng.randint(1, 1000))
+    assert [list(org.jobs) for org in paper_workload(organizations, jobs, seed).organizations] == owned
+
+
 def test_solve_command_on_three_partition(tmp_path):
     three = planted_three_partition(2, 24, seed=3)
     path = write_json(tmp_path, "three.json", instance_to_json(three))
