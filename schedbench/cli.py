@@ -17,6 +17,7 @@ import click
 from schedbench.commands import SECONDS, RegistryCommand, register, require_directory, write_output
 from schedbench.errors import UserInputError
 from schedbench.instances.parameters import convert
+from schedbench.model.shape import keys_of
 from schedbench.model import (family_module, instance_to_json, load_instance, load_schedule, parse_instance,
                               schedule_to_json)
 from schedbench.solvers import solve as run_solve, solve_options
@@ -193,10 +194,11 @@ def solve(file, objective, solver, time_limit, options, schedule_out, no_schedul
     instance = load_instance(file)
     _exportable(instance, schedule_csv, gantt)
     known = solve_options(instance.family)
-    # typed here from the solver's signature; an unknown name is refused by solve itself
+    given = _key_values(options)
+    keys_of(given, known, "options")  # before the call: a name such as "started" would meet solve's own keywords
+    # typed here from the solver's signature
     result = run_solve(instance, objective, solver, time_limit, started=STARTED,
-                       **{name: convert(value, known[name], f"options.{name}") if name in known else value
-                          for name, value in _key_values(options).items()})
+                       **{name: convert(value, known[name], f"options.{name}") for name, value in given.items()})
     objective = _default_objective(instance) if objective is None else objective
     if result.schedule is not None:
         violations = families.violations(instance, result.schedule, objective)

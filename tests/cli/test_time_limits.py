@@ -147,3 +147,13 @@ def test_a_confirmation_by_cbc_keeps_the_promise(tmp_path):
     out = run_process("solve", path, "--time-limit", "10", "--objective", "max-user-stretch", "--json")
     assert time.monotonic() - began <= 12 and out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["status"] in ("optimal", "feasible")
+
+
+def test_an_option_named_like_solves_own_keyword_is_refused_by_name(tmp_path):
+    """``started`` (the command's start, which solve deducts from the limit)
+    is no option: ``-o started=3`` is refused like any unknown option."""
+    path = tmp_path / "instance.json"
+    assert run_cli("generate", *CASES[2][0], "--seed", "3", "-o", path).returncode == 0
+    out = run_process("solve", path, "--time-limit", 1, "-o", "started=3")
+    assert out.returncode == 2 and "options" in out.stderr and "started" in out.stderr, out.stderr
+    assert "Traceback" not in out.stderr
