@@ -66,7 +66,7 @@ from schedbench.solvers.exact import settings
 from schedbench.solvers.pcmax.arcflow import build
 from schedbench.solvers.pcmax.assignment_search import fits
 from schedbench.solvers.pcmax.fill import fill_to, improve
-from schedbench.solvers.pcmax.bin_completion import pack
+from schedbench.solvers.pcmax.bin_completion import forget_verdicts, pack
 from schedbench.solvers.exact.certificate import SEARCH_SHARE, confirm, unconfirmed
 from schedbench.solvers.cpsat import confirming
 from schedbench.solvers.cpsat.pcmax import minimize
@@ -196,6 +196,7 @@ def clear_cache() -> None:
     _UNPROVEN.clear()
     forget_bounds()
     forget_patterns()
+    forget_verdicts()
     pcmax_optimum.cache_clear()
     for function in _DERIVED:
         function.cache_clear()

@@ -22,6 +22,7 @@ again, and uses it to confirm theirs, in pure Python and without a model,
 so none of their bugs can be shared.
 """
 
+import math
 import time
 from bisect import bisect_left
 from schedbench.result import FEASIBLE, INFEASIBLE, UNKNOWN
@@ -43,6 +44,21 @@ class _OutOfBudget(Exception):
 NODE_LIMIT = 20_000
 
 
+#: Verdicts already reached, by (values, their counts, machines, capacity):
+#: a dive's branches often leave the same jobs to pack, and the engine asks
+#: again at a capacity its first step tried (on MOSP Fig. 8's organizations,
+#: 39% of bin completion's time was searches made before). A search the
+#: node budget ended is kept with that budget (asked with no more nodes, it
+#: ends the same); one the deadline or the recursion limit ended is not.
+_VERDICTS: dict[tuple, tuple[str, list[list[int]] | None, float]] = {}
+_VERDICTS_SIZE = 10_000
+
+
+def forget_verdicts() -> None:
+    """Forget the verdicts (the engine's ``clear_cache``)."""
+    _VERDICTS.clear()
+
+
 def pack(lengths: tuple[int, ...], machines: int, capacity: int, deadline: float,
          node_limit: float = NODE_LIMIT) -> tuple[str, list[int] | None]:
     """("feasible", machine of each job), or ("infeasible" | "unknown", None)
@@ -52,21 +68,36 @@ def pack(lengths: tuple[int, ...], machines: int, capacity: int, deadline: float
     slack = machines * capacity - sum(lengths)
     if max(lengths) > capacity or slack < 0:
         return INFEASIBLE, None
-    if time.monotonic() >= deadline:
-        return UNKNOWN, None
     values = sorted(set(lengths), reverse=True)
     counts = [0] * len(values)
     index = {v: i for i, v in enumerate(values)}
     for p in lengths:
         counts[index[p]] += 1
+    key = (tuple(values), tuple(counts), machines, capacity)
+    status, bins, budget = _VERDICTS.get(key, (UNKNOWN, None, 0))
+    if status == UNKNOWN and node_limit > budget:
+        if time.monotonic() >= deadline:
+            return UNKNOWN, None
+        status, bins, budget = _search(values, counts, machines, slack, capacity, deadline, node_limit)
+        if budget:
+            if len(_VERDICTS) >= _VERDICTS_SIZE:
+                _VERDICTS.clear()
+            _VERDICTS[key] = status, bins, budget
+    return status, None if bins is None else _machines_of(lengths, bins)
+
+
+def _search(values: list[int], counts: list[int], machines: int, slack: int, capacity: int, deadline: float,
+            node_limit: float) -> tuple[str, list[list[int]] | None, float]:
+    """(status, the bins' lengths when packed, the node budget a repeat needs
+    more of to do better: 0 where it is not to be kept)."""
     search = _Packer(values, capacity, deadline, node_limit)
     try:
         bins = search.fill(counts, machines, slack)
-    except (_OutOfBudget, RecursionError):  # one call level a machine and a job: thousands are out of its reach
-        return UNKNOWN, None
-    if bins is None:
-        return INFEASIBLE, None
-    return FEASIBLE, _machines_of(lengths, bins)
+    except _OutOfBudget:
+        return UNKNOWN, None, node_limit if search.nodes >= node_limit else 0
+    except RecursionError:  # one call level a machine and a job: thousands are out of its reach
+        return UNKNOWN, None, 0
+    return (INFEASIBLE, None, math.inf) if bins is None else (FEASIBLE, bins, math.inf)
 
 
 def _machines_of(lengths: tuple[int, ...], bins: list[list[int]]) -> list[int]:
@@ -124,45 +155,60 @@ class _Packer:
         """Undominated multisets of value indices >= ``first`` (longest
         first) that fit in ``room`` wasting at most ``slack``, fullest first.
         A plain recursion into one list: a generator chain paid every
-        completion once per level."""
+        completion once per level. A choice that leaves less room than the
+        shortest job left is a leaf, decided where it is made: most nodes
+        are leaves, and a call a leaf was most of the search's time."""
         values, negated = self.values, self.negated
         tail = [0] * (len(values) + 1)  # the total length of the values from index j on
         for j in range(len(values) - 1, -1, -1):
             tail[j] = tail[j + 1] + counts[j] * values[j]
-        least, found, chosen = room - slack, [], []
+        shortest = len(values) - 1  # the last value with jobs left: the walk only takes and gives back jobs
+        while shortest >= 0 and counts[shortest] == 0:
+            shortest -= 1
+        if shortest < 0:
+            return [([], 0)] if slack >= room else []
+        least, found, chosen, smallest, end = room - slack, [], [], values[shortest], len(values)
+
+        def keep(used: int) -> None:  # called from ``least`` on only: a call is most of a leaf's cost
+            if not self._dominated(counts, chosen, room - used, shortest):
+                found.append((list(chosen), used))
 
         def walk(i: int, used: int) -> None:
-            if used >= least and not self._dominated(counts, chosen, room - used):
-                found.append((list(chosen), used))
-            if i < len(values) and used + values[i] > room:
+            if i < end and used + values[i] > room:
                 # values fall, so the ones too long for the room left come first: skipped at once (the
                 # shortfall test below, true at one of them, is true at every later index: tail falls too)
                 i = bisect_left(negated, used - room, i)
-            for j in range(i, len(values)):
+            for j in range(i, end):
                 if used + tail[j] < least:  # even every job from j on falls short
                     return
-                v = values[j]
                 if counts[j] == 0:
                     continue
                 self._spend()
                 counts[j] -= 1
                 chosen.append(j)
-                walk(j, used + v)
+                taken = used + values[j]
+                if taken >= least:
+                    keep(taken)
+                if taken + smallest <= room:
+                    walk(j, taken)
                 chosen.pop()
                 counts[j] += 1
 
         try:
-            walk(first, 0)
+            if least <= 0:
+                keep(0)
+            if smallest <= room:
+                walk(first, 0)
         finally:
             del walk  # a recursive closure is a reference cycle, garbage only the collector frees (Fig. 4: 5% of its time)
         found.sort(key=lambda c: -c[1])
         return found
 
-    def _dominated(self, counts: list[int], chosen: list[int], left: int) -> bool:
+    def _dominated(self, counts: list[int], chosen: list[int], left: int, shortest: int) -> bool:
         """Whether an unplaced job fits in the room left, or could replace a
-        chosen job that is shorter (longer jobs come first in ``values``)."""
+        chosen job that is shorter (longer jobs come first in ``values``);
+        no job is left beyond index ``shortest``."""
         values = self.values
-        shortest = len(values) - 1
         while shortest >= 0 and counts[shortest] == 0:
             shortest -= 1
         if shortest >= 0 and values[shortest] <= left:

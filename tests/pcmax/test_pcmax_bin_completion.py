@@ -1,14 +1,18 @@
 """Bin completion: every packing it returns fits, and its verdicts agree
 with enumeration on both sides of the optimum."""
 
+import itertools
+import math
 import random
 import time
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
+from schedbench.metrics.pcmax.bounds import l0
 from schedbench.model.pcmax import PcmaxInstance
 from schedbench.schedule import Schedule, back_to_back
-from schedbench.solvers.pcmax.bin_completion import FEASIBLE, INFEASIBLE, UNKNOWN, pack
+from schedbench.solvers.pcmax.bin_completion import FEASIBLE, INFEASIBLE, UNKNOWN, _Packer, forget_verdicts, pack
 from schedbench.validator import validate
 
 from test_pcmax_solvers import _brute_force
@@ -33,6 +37,39 @@ def test_bin_completion_decides_like_enumeration():
         assert pack(lengths, m, optimum - 1, time.monotonic() + 10) == (INFEASIBLE, None), (lengths, m)
 
 
+def _undominated_completions(values, counts, first, room, slack):
+    """Every multiset of the jobs left (value indices >= ``first``) that fits
+    in ``room`` wasting at most ``slack``, without a job left that fits in
+    the room it leaves or that could replace a shorter chosen job: enumerated."""
+    found = []
+    for taken in itertools.product(*(range(counts[i] + 1) for i in range(first, len(values)))):
+        chosen = [0] * first + list(taken)
+        used = sum(c * v for c, v in zip(chosen, values))
+        left = room - used
+        if not room - slack <= used <= room:
+            continue
+        unplaced = [v for i, v in enumerate(values) if counts[i] > chosen[i]]
+        replaced = any(values[i] < w <= values[i] + left for i in range(len(values)) if chosen[i] for w in unplaced)
+        if not any(w <= left for w in unplaced) and not replaced:
+            found.append((tuple(sorted(i for i, c in enumerate(chosen) for _ in range(c))), used))
+    return found
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(1, 40), min_size=1, max_size=6, unique=True), st.data())
+def test_completions_are_the_undominated_ones_fullest_first(values, data):
+    """The completions the search branches on, against enumeration: a leaf
+    decided where the choice is made must neither drop nor add one."""
+    values = sorted(values, reverse=True)
+    counts = [data.draw(st.integers(0, 3)) for _ in values]
+    first = data.draw(st.integers(0, len(values) - 1))
+    room, slack = data.draw(st.integers(0, 80)), data.draw(st.integers(0, 40))
+    found = _Packer(values, 100, math.inf, math.inf)._completions(list(counts), first, room, slack)
+    assert sorted((tuple(sorted(c)), used) for c, used in found) == sorted(
+        _undominated_completions(values, counts, first, room, slack))
+    assert [used for _, used in found] == sorted((used for _, used in found), reverse=True)
+
+
 def test_equal_lengths_are_placed_job_by_job():
     lengths = (5, 5, 5, 3, 3, 2, 2, 5)
     status, machine_of = pack(lengths, 3, 10, time.monotonic() + 10)
@@ -43,6 +80,38 @@ def test_a_budget_too_small_says_unknown():
     rng = random.Random(8)
     lengths = tuple(rng.randint(100, 400) for _ in range(60))
     assert pack(lengths, 24, sum(lengths) // 24 + 1, time.monotonic() + 10, node_limit=5) == (UNKNOWN, None)
+
+
+def test_a_verdict_is_searched_once_and_a_budget_ended_search_again_only_with_more_nodes(monkeypatch):
+    """Asked again (a dive's branches leave the same jobs), a verdict comes
+    from memory: the same packing for the jobs in their new order, the same
+    refutation; an unknown kept with its node budget is searched again only
+    with more nodes, and one the deadline ended is not kept at all."""
+    forget_verdicts()
+    rng = random.Random(8)
+    hard = tuple(rng.randint(100, 400) for _ in range(60))
+    lengths = (5, 5, 5, 3, 3, 2, 2, 5)
+    packed = pack(lengths, 3, 10, time.monotonic() + 10)
+    refuted = pack(lengths, 3, 9, time.monotonic() + 10)
+    assert pack(hard, 24, sum(hard) // 24 + 1, time.monotonic() + 10, node_limit=5) == (UNKNOWN, None)
+    searched = []
+    real_fill = _Packer.fill
+    monkeypatch.setattr(_Packer, "fill", lambda self, *args: searched.append(args) or real_fill(self, *args))
+    assert pack(lengths, 3, 10, time.monotonic() + 10) == packed
+    status, machine_of = pack(lengths[::-1], 3, 10, time.monotonic() + 10)
+    assert status == FEASIBLE and _makespan(lengths[::-1], machine_of, 3) == 10
+    assert pack(lengths, 3, 9, time.monotonic() + 10) == refuted == (INFEASIBLE, None)
+    assert pack(hard, 24, sum(hard) // 24 + 1, time.monotonic() + 10, node_limit=5) == (UNKNOWN, None)
+    assert searched == []
+    pack(hard, 24, sum(hard) // 24 + 1, time.monotonic() + 10, node_limit=50)
+    assert searched
+    forget_verdicts()
+    rng = random.Random(13)  # 50 jobs U[1, 1000] on 20 machines at L0: 20,000 nodes do not decide it
+    cut_short = tuple(rng.randint(1, 1000) for _ in range(50))
+    assert pack(cut_short, 20, l0(cut_short, 20), time.monotonic() + 1e-3, node_limit=math.inf) == (UNKNOWN, None)
+    searched.clear()
+    pack(cut_short, 20, l0(cut_short, 20), time.monotonic() + 1e-3, node_limit=math.inf)
+    assert searched
 
 
 def test_thousands_of_machines_or_of_jobs_a_machine_give_up_instead_of_crashing():
