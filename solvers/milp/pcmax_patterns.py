@@ -51,6 +51,13 @@ MAX_CELLS = 150_000
 #: instead of 6.8; Lawrinenko's instances of up to 64 jobs, C below 1,000).
 MIN_CAPACITY = 1_000
 
+#: GLOP without presolve: column generation solves the restricted LP again
+#: after each pricing's columns, and a presolved LP is solved from scratch
+#: where the unpresolved one starts from the last basis (on 893 solved MOSP
+#: Fig. 8 organizations, with and without alternated problem by problem,
+#: twice: 79.6 s of CPU with presolve, 76.8 s without, the same methods
+#: closing the same problems; docs/development-notes.md).
+GLOP_PARAMETERS = "use_preprocessing: false"
 #: Patterns added per pricing, at most: the best packing of each of the loads of the highest value.
 PATTERNS_PER_PRICING = 8
 #: Reduced costs below this count as zero (float duals).
@@ -102,6 +109,8 @@ class PatternLP:
         self.counts = Counter(lengths)
         self.lengths = sorted(self.counts)
         self.solver = pywraplp.Solver.CreateSolver("GLOP")
+        if not self.solver.SetSolverSpecificParametersAsString(GLOP_PARAMETERS):
+            raise RuntimeError(f"GLOP refused its parameters {GLOP_PARAMETERS!r}")
         self.rows = {s: self.solver.Constraint(self.counts[s], self.solver.infinity()) for s in self.lengths}
         self.objective = self.solver.Objective()
         self.objective.SetMinimization()

@@ -22,7 +22,6 @@ again, and uses it to confirm theirs, in pure Python and without a model,
 so none of their bugs can be shared.
 """
 
-import math
 import time
 from bisect import bisect_left
 from schedbench.result import FEASIBLE, INFEASIBLE, UNKNOWN
@@ -44,13 +43,18 @@ class _OutOfBudget(Exception):
 NODE_LIMIT = 20_000
 
 
-#: Verdicts already reached, by (values, their counts, machines, capacity):
-#: a dive's branches often leave the same jobs to pack, and the engine asks
-#: again at a capacity its first step tried (on MOSP Fig. 8's organizations,
-#: 39% of bin completion's time was searches made before). A search the
-#: node budget ended is kept with that budget (asked with no more nodes, it
-#: ends the same); one the deadline or the recursion limit ended is not.
-_VERDICTS: dict[tuple, tuple[str, list[list[int]] | None, float]] = {}
+#: Verdicts already reached, by (values, their counts, machines, capacity),
+#: with the nodes the search spent: a dive's branches often leave the same
+#: jobs to pack, and the engine asks again at a capacity its first step
+#: tried (on MOSP Fig. 8's organizations, 39% of bin completion's time was
+#: searches made before). The search is deterministic, so asked with a node
+#: budget above what it spent, the verdict is the search's; with no more,
+#: the search would run out: unknown; an unknown the budget ended is
+#: searched again only with more nodes. A search the deadline or the
+#: recursion limit ended is not kept. Like the LP's patterns and the dive's
+#: steps (``milp.pcmax``), the verdicts are the same whatever backend asks.
+_VERDICTS: dict[tuple, tuple[str, list[list[int]] | None, int]] = {}
+#: Verdicts kept, at most (then all are forgotten): some kilobytes each.
 _VERDICTS_SIZE = 10_000
 
 
@@ -62,42 +66,45 @@ def forget_verdicts() -> None:
 def pack(lengths: tuple[int, ...], machines: int, capacity: int, deadline: float,
          node_limit: float = NODE_LIMIT) -> tuple[str, list[int] | None]:
     """("feasible", machine of each job), or ("infeasible" | "unknown", None)
-    within ``node_limit`` nodes (``math.inf``: the deadline alone)."""
+    within ``node_limit`` nodes (``math.inf``: the deadline alone), the
+    verdict of a search made before where there is one (``_VERDICTS``)."""
     if not lengths:
         return FEASIBLE, []
     slack = machines * capacity - sum(lengths)
     if max(lengths) > capacity or slack < 0:
         return INFEASIBLE, None
+    if time.monotonic() >= deadline:
+        return UNKNOWN, None
     values = sorted(set(lengths), reverse=True)
     counts = [0] * len(values)
     index = {v: i for i, v in enumerate(values)}
     for p in lengths:
         counts[index[p]] += 1
     key = (tuple(values), tuple(counts), machines, capacity)
-    status, bins, budget = _VERDICTS.get(key, (UNKNOWN, None, 0))
-    if status == UNKNOWN and node_limit > budget:
-        if time.monotonic() >= deadline:
-            return UNKNOWN, None
-        status, bins, budget = _search(values, counts, machines, slack, capacity, deadline, node_limit)
-        if budget:
+    status, bins, spent = _VERDICTS.get(key, (UNKNOWN, None, 0))
+    if node_limit <= spent:
+        return UNKNOWN, None
+    if status == UNKNOWN:
+        status, bins, spent = _search(values, counts, machines, slack, capacity, deadline, node_limit)
+        if spent:
             if len(_VERDICTS) >= _VERDICTS_SIZE:
                 _VERDICTS.clear()
-            _VERDICTS[key] = status, bins, budget
+            _VERDICTS[key] = status, bins, spent
     return status, None if bins is None else _machines_of(lengths, bins)
 
 
 def _search(values: list[int], counts: list[int], machines: int, slack: int, capacity: int, deadline: float,
-            node_limit: float) -> tuple[str, list[list[int]] | None, float]:
-    """(status, the bins' lengths when packed, the node budget a repeat needs
-    more of to do better: 0 where it is not to be kept)."""
+            node_limit: float) -> tuple[str, list[list[int]] | None, int]:
+    """(status, the bins' lengths when packed, the nodes spent: 0 where the
+    verdict is not to be kept)."""
     search = _Packer(values, capacity, deadline, node_limit)
     try:
         bins = search.fill(counts, machines, slack)
     except _OutOfBudget:
-        return UNKNOWN, None, node_limit if search.nodes >= node_limit else 0
+        return UNKNOWN, None, search.nodes if search.nodes >= node_limit else 0
     except RecursionError:  # one call level a machine and a job: thousands are out of its reach
         return UNKNOWN, None, 0
-    return (INFEASIBLE, None, math.inf) if bins is None else (FEASIBLE, bins, math.inf)
+    return (INFEASIBLE, None, search.nodes) if bins is None else (FEASIBLE, bins, search.nodes)
 
 
 def _machines_of(lengths: tuple[int, ...], bins: list[list[int]]) -> list[int]:

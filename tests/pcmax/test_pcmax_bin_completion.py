@@ -18,6 +18,12 @@ from schedbench.validator import validate
 from test_pcmax_solvers import _brute_force
 
 
+@pytest.fixture(autouse=True)
+def _fresh_verdicts():
+    """Each test's searches are its own: no verdict an earlier test reached."""
+    forget_verdicts()
+
+
 def _makespan(lengths, machine_of, machines):
     """The packing's makespan, once the independent validator accepts it as a schedule."""
     schedule = Schedule(tuple(machine_of), tuple(back_to_back(machine_of, lengths)))
@@ -85,9 +91,9 @@ def test_a_budget_too_small_says_unknown():
 def test_a_verdict_is_searched_once_and_a_budget_ended_search_again_only_with_more_nodes(monkeypatch):
     """Asked again (a dive's branches leave the same jobs), a verdict comes
     from memory: the same packing for the jobs in their new order, the same
-    refutation; an unknown kept with its node budget is searched again only
-    with more nodes, and one the deadline ended is not kept at all."""
-    forget_verdicts()
+    refutation, unknown where the budget is no more than the search spent;
+    an unknown kept with its node budget is searched again only with more
+    nodes, and one the deadline ended is not kept at all."""
     rng = random.Random(8)
     hard = tuple(rng.randint(100, 400) for _ in range(60))
     lengths = (5, 5, 5, 3, 3, 2, 2, 5)
@@ -102,15 +108,16 @@ def test_a_verdict_is_searched_once_and_a_budget_ended_search_again_only_with_mo
     assert status == FEASIBLE and _makespan(lengths[::-1], machine_of, 3) == 10
     assert pack(lengths, 3, 9, time.monotonic() + 10) == refuted == (INFEASIBLE, None)
     assert pack(hard, 24, sum(hard) // 24 + 1, time.monotonic() + 10, node_limit=5) == (UNKNOWN, None)
+    assert pack(lengths, 3, 10, time.monotonic() + 10, node_limit=2) == (UNKNOWN, None)  # as the search would end
     assert searched == []
     pack(hard, 24, sum(hard) // 24 + 1, time.monotonic() + 10, node_limit=50)
     assert searched
     forget_verdicts()
     rng = random.Random(13)  # 50 jobs U[1, 1000] on 20 machines at L0: 20,000 nodes do not decide it
     cut_short = tuple(rng.randint(1, 1000) for _ in range(50))
-    assert pack(cut_short, 20, l0(cut_short, 20), time.monotonic() + 1e-3, node_limit=math.inf) == (UNKNOWN, None)
+    assert pack(cut_short, 20, l0(cut_short, 20), time.monotonic() + 0.02, node_limit=math.inf) == (UNKNOWN, None)
     searched.clear()
-    pack(cut_short, 20, l0(cut_short, 20), time.monotonic() + 1e-3, node_limit=math.inf)
+    pack(cut_short, 20, l0(cut_short, 20), time.monotonic() + 0.02, node_limit=math.inf)
     assert searched
 
 
