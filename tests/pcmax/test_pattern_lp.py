@@ -9,23 +9,25 @@ import math
 import time
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from schedbench.metrics.pcmax.bounds import l0, weights_bound
 from schedbench.result import INFEASIBLE
 from schedbench.solvers.milp.pcmax import lp_bins
-from schedbench.solvers.milp.pcmax_patterns import GLOP_PARAMETERS, PatternLP, best_patterns
+from schedbench.solvers.milp import pcmax_patterns
+from schedbench.solvers.milp.pcmax_patterns import PatternLP, best_patterns
 from schedbench.solvers.pcmax.bin_completion import pack
 
 instances = st.tuples(st.lists(st.integers(1, 30), min_size=3, max_size=14), st.integers(2, 4))
 
 
-def test_glop_takes_the_restricted_lps_parameters():
-    """A parameter GLOP does not know is refused (a misspelt one would
-    otherwise leave presolve on without a word)."""
-    lp = PatternLP([5, 5, 3, 3, 2])
-    assert lp.solver.SetSolverSpecificParametersAsString(GLOP_PARAMETERS)
-    assert not lp.solver.SetSolverSpecificParametersAsString(GLOP_PARAMETERS.replace("use_", "uze_"))
+def test_parameters_glop_refuses_are_an_error(monkeypatch):
+    """A misspelt parameter would otherwise leave GLOP's presolve on without a word."""
+    PatternLP([5, 5, 3, 3, 2])
+    monkeypatch.setattr(pcmax_patterns, "GLOP_PARAMETERS", pcmax_patterns.GLOP_PARAMETERS.replace("use_", "uze_"))
+    with pytest.raises(RuntimeError, match="uze_preprocessing"):
+        PatternLP([5, 5, 3, 3, 2])
 
 
 def _later(seconds: float = 10.0) -> float:

@@ -9,10 +9,10 @@ import time
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from schedbench.metrics.pcmax.bounds import l0
 from schedbench.model.pcmax import PcmaxInstance
 from schedbench.schedule import Schedule, back_to_back
-from schedbench.solvers.pcmax.bin_completion import FEASIBLE, INFEASIBLE, UNKNOWN, _Packer, forget_verdicts, pack
+from schedbench.solvers.pcmax.bin_completion import (FEASIBLE, INFEASIBLE, UNKNOWN, _OutOfBudget, _Packer, _VERDICTS,
+                                                     forget_verdicts, pack)
 from schedbench.validator import validate
 
 from test_pcmax_solvers import _brute_force
@@ -112,13 +112,37 @@ def test_a_verdict_is_searched_once_and_a_budget_ended_search_again_only_with_mo
     assert searched == []
     pack(hard, 24, sum(hard) // 24 + 1, time.monotonic() + 10, node_limit=50)
     assert searched
-    forget_verdicts()
-    rng = random.Random(13)  # 50 jobs U[1, 1000] on 20 machines at L0: 20,000 nodes do not decide it
-    cut_short = tuple(rng.randint(1, 1000) for _ in range(50))
-    assert pack(cut_short, 20, l0(cut_short, 20), time.monotonic() + 0.02, node_limit=math.inf) == (UNKNOWN, None)
     searched.clear()
-    pack(cut_short, 20, l0(cut_short, 20), time.monotonic() + 0.02, node_limit=math.inf)
-    assert searched
+    real_spend = _Packer._spend
+
+    def deadline_at_the_third_node(self):
+        if self.nodes == 2:
+            raise _OutOfBudget  # as the deadline ends a search: short of its node budget
+        real_spend(self)
+
+    forget_verdicts()
+    monkeypatch.setattr(_Packer, "_spend", deadline_at_the_third_node)
+    assert pack(hard, 24, sum(hard) // 24 + 1, time.monotonic() + 10) == (UNKNOWN, None)
+    monkeypatch.setattr(_Packer, "_spend", real_spend)
+    assert pack(hard, 24, sum(hard) // 24 + 1, time.monotonic() + 10)[0] == INFEASIBLE and len(searched) > 1
+
+
+def test_a_kept_verdict_answers_each_budget_as_a_fresh_search_does():
+    """A search that decides in N nodes decides under a budget above N and
+    runs out at N or below: so does its kept verdict, the motivating case
+    being a verdict an unbudgeted search reached, asked again with less."""
+    rng = random.Random(8)
+    hard = tuple(rng.randint(100, 400) for _ in range(60))
+    capacity = sum(hard) // 24 + 1
+    assert pack(hard, 24, capacity, time.monotonic() + 10, node_limit=math.inf)[0] == INFEASIBLE
+    (spent,) = [nodes for _, _, nodes in _VERDICTS.values()]
+    for budget in (spent, spent + 1, 5):
+        kept = pack(hard, 24, capacity, time.monotonic() + 10, node_limit=budget)
+        forget_verdicts()
+        assert kept == pack(hard, 24, capacity, time.monotonic() + 10, node_limit=budget)
+        pack(hard, 24, capacity, time.monotonic() + 10, node_limit=math.inf)
+    assert pack(hard, 24, capacity, time.monotonic() + 10, node_limit=spent) == (UNKNOWN, None)
+    assert pack(hard, 24, capacity, time.monotonic() + 10, node_limit=spent + 1) == (INFEASIBLE, None)
 
 
 def test_thousands_of_machines_or_of_jobs_a_machine_give_up_instead_of_crashing():
