@@ -53,10 +53,11 @@ MIN_CAPACITY = 1_000
 
 #: GLOP without presolve: column generation solves the restricted LP again
 #: after each pricing's columns, and a presolved LP is solved from scratch
-#: where the unpresolved one starts from the last basis (on 893 solved MOSP
-#: Fig. 8 organizations, with and without alternated problem by problem,
-#: twice: 79.6 s of CPU with presolve, 76.8 s without, the same methods
-#: closing the same problems; docs/development-notes.md).
+#: where the unpresolved one starts from the last basis (one-off runs on
+#: 893 solved MOSP Fig. 8 organizations, with and without alternated
+#: problem by problem, twice: 79.6 s of CPU with presolve, 76.8 s
+#: without, the same methods closing the same problems;
+#: docs/development-notes.md).
 GLOP_PARAMETERS = "use_preprocessing: false"
 #: Patterns added per pricing, at most: the best packing of each of the loads of the highest value.
 PATTERNS_PER_PRICING = 8
