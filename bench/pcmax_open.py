@@ -29,7 +29,7 @@ from schedbench.metrics.pcmax.bounds import DUAL_SCALE, weights_bound
 from schedbench.model import instance_to_json
 from schedbench.solvers.exact import settings
 from schedbench.solvers.pcmax import pcmax_optimum
-from schedbench.solvers.milp.pcmax import dual_certificate  # after solvers.pcmax, which it is imported by
+from schedbench.solvers.milp.pcmax import dual_certificate
 
 CERTIFICATES = Path(__file__).parent / "certificates" / "pcmax"
 TABLE = Path(__file__).parents[1] / "docs" / "results" / "pcmax_open.md"

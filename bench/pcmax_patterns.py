@@ -17,7 +17,6 @@ import statistics
 import time
 from pathlib import Path
 
-import schedbench.solvers.pcmax  # noqa: F401  (imports milp.pcmax in its order)
 from bench.results_log import rerun_command, write_generated
 from schedbench.instances.mosp import paper_workload
 from schedbench.instances.pcmax import read_pcmax_text

@@ -39,7 +39,7 @@ from ortools.linear_solver.python.model_builder_helper import ModelBuilderHelper
 
 from schedbench.errors import ModelTooLarge
 from schedbench.result import FEASIBLE, INFEASIBLE, UNKNOWN
-from schedbench.solvers.milp.pcmax import MIP_BACKEND, solve_model
+from schedbench.solvers.milp import pcmax as arcflow_models  # a module: see solvers.pcmax's imports
 from schedbench.solvers.pcmax.arcflow import assignment_from_bins
 
 #: At most this many patterns in the window (else the arc-flow MILP decides).
@@ -66,7 +66,8 @@ def decide(lengths: Sequence[int], machines: int, capacity: int, time_limit: flo
         return UNKNOWN, None
     if not patterns:
         return INFEASIBLE, None
-    solver = solve_model(_model(patterns, jobs_of, machines), MIP_BACKEND, deadline - time.monotonic())
+    solver = arcflow_models.solve_model(_model(patterns, jobs_of, machines), arcflow_models.MIP_BACKEND,
+                                        deadline - time.monotonic())
     if solver.status() in (SolveStatus.OPTIMAL, SolveStatus.FEASIBLE):
         taken = [round(x) for x in solver.variable_values().tolist()]
         bins = [[v for v, jobs in zip(values, pattern) for _ in range(jobs)]

@@ -7,8 +7,10 @@ Bounds first, models last:
    (``solvers.pcmax.fill.fill_to``) looks for a schedule at the lower bound,
    which the bound alone proves optimal ("fill"), for at most 5% of the
    time before the backend's search (from ``FILL_FIRST`` jobs a machine
-   on, a short probe of it goes first of all, from the local search's
-   schedule and then from LPT's), and after it for all the time left
+   on, two short probes of it go first of all, from the local search's
+   schedule and then from LPT's, and a full try follows where bin
+   completion leaves the bound undecided; with fewer, only one probe
+   there), and after it for all the time left
    when no model refuted the bound (machines filled to C exactly, where the
    models are too large to build); bin completion
    (``solvers.pcmax.bin_completion``) looks for one too, at this bound and at
@@ -70,8 +72,11 @@ from schedbench.solvers.pcmax.bin_completion import forget_verdicts, pack
 from schedbench.solvers.exact.certificate import SEARCH_SHARE, confirm, unconfirmed
 from schedbench.solvers.cpsat import confirming
 from schedbench.solvers.cpsat.pcmax import minimize
-from schedbench.solvers.milp.pcmax import MAX_GRAPH, decide, dive, dual_certificate, forget_patterns
-from schedbench.solvers.milp.pcmax_partition import decide as partition
+# The arc-flow models and the window partition as modules, not their names: they import this
+# package's parts (the graph, bin completion), which runs this module first when a user imports
+# one of them first, and their names do not exist yet then.
+from schedbench.solvers.milp import pcmax as arcflow_models
+from schedbench.solvers.milp import pcmax_partition
 from schedbench.solvers.milp.pcmax_patterns import pattern_lp, pays
 
 FAMILY = "pcmax"
@@ -195,7 +200,7 @@ def clear_cache() -> None:
     _PROVEN.clear()
     _UNPROVEN.clear()
     forget_bounds()
-    forget_patterns()
+    arcflow_models.forget_patterns()
     forget_verdicts()
     pcmax_optimum.cache_clear()
     for function in _DERIVED:
@@ -239,15 +244,16 @@ def _optimum(lengths: tuple[int, ...], machines: int, solver: str, time_limit: f
         """The end of a step given ``fraction`` of the limit from now, within the search's share."""
         return min(search_end, time.monotonic() + fraction * time_limit)
 
-    if len(lengths) >= FILL_FIRST * machines:
+    probed = len(lengths) >= FILL_FIRST * machines
+    if probed:
         _fill(search, share(FILL_SHARE), patience=FILL_FIRST_PATIENCE)
         _fill(search, share(FILL_SHARE), patience=FILL_FIRST_PATIENCE, start=lpt(lengths, [0] * machines)[0])
     if _pack(search, share(PACK_SHARE)) == INFEASIBLE:
         _climb(search, solver, share(PACK_SHARE))
         if search.claimed > search.lower:  # confirmed by the second search, the claim needs no LP
             _confirm(search, share(PACK_SHARE), only="assignment-search")
-    else:
-        _fill(search, share(FILL_SHARE))
+    else:  # bin completion left it undecided: the fill, only a probe where it has not probed yet
+        _fill(search, share(FILL_SHARE), patience=None if probed else FILL_FIRST_PATIENCE)
     if not search.closed:
         _search(search, solver, search_end)
     if search.claimed > search.lower:
@@ -313,7 +319,7 @@ def _dive_again(search: _Search, deadline: float) -> None:
     instances stayed open instead of 11-14. The fill gets what the dive
     leaves: all of it where the graph is too large (planted instances) and
     the dive returns at once, nothing where the dive runs out of time."""
-    status, machine_of = dive(search.lengths, search.machines, search.lower, deadline - time.monotonic())
+    status, machine_of = arcflow_models.dive(search.lengths, search.machines, search.lower, deadline - time.monotonic())
     if status == FEASIBLE:
         search.improve(machine_of, "arcflow-dive")
 
@@ -330,6 +336,16 @@ FILL_FIRST = 4
 #: Where the probe from the local search's schedule fails, a second one
 #: starts from LPT's: on those organizations with a schedule at L0 it found
 #: one from LPT's for half of them, from the local search's for almost none.
+#: With fewer jobs a machine, where bin completion leaves the bound
+#: undecided, the fill gets one such probe before the models, and its full
+#: tries only at the end: a full try there, alternated problem by problem
+#: (CPU), cost 300 Lawrinenko instances (at most 3 jobs a machine) 94.2 s
+#: against 64.7 s, 200 generated (U[1,1000], U[100,200], U[1,100], 2.2 to
+#: 3.9 jobs a machine) 72.3 s against 65.4 s with one fewer proven, 345 of
+#: Fig. 8's organizations 84.0 s against 80.8 s; no fill there at all lost
+#: 3 of those 200. From 4 jobs a machine on, the full try stays: without
+#: it, 902 of Fig. 8's organizations took 39.9 s against 29.2 s, the dive
+#: closing four the fill had (docs/development-notes.md).
 FILL_FIRST_PATIENCE = 50
 
 #: The fill's share of the time limit before the backend's search (the probe's too): a
@@ -582,10 +598,10 @@ def _confirm(search: _Search, deadline: float, only: str | None = None) -> None:
         return fits(lengths, machines, capacity, time.monotonic() + seconds)
 
     def by_partition(seconds: float) -> tuple[str, object]:  # ModelTooLarge in a wide window
-        return partition(lengths, machines, capacity, seconds)
+        return pcmax_partition.decide(lengths, machines, capacity, seconds)
 
     def by_arcflow(seconds: float) -> tuple[str, object]:  # unknown when the graph is too large
-        return decide(lengths, machines, capacity, seconds)
+        return arcflow_models.decide(lengths, machines, capacity, seconds)
 
     def by_cpsat(seconds: float) -> tuple[str, object]:
         with confirming():
@@ -620,9 +636,9 @@ def _arcflow_fits(lengths, capacity, deadline) -> bool:
     all its time to CP-SAT instead of building graphs it cannot use. Below
     (C + 1)(n + 2) arcs and nodes, the most ``build`` can count, it fits
     without building it."""
-    if (capacity + 1) * (len(lengths) + 2) <= MAX_GRAPH:
+    if (capacity + 1) * (len(lengths) + 2) <= arcflow_models.MAX_GRAPH:
         return True
-    return build(lengths, capacity, MAX_GRAPH, deadline) is not None
+    return build(lengths, capacity, arcflow_models.MAX_GRAPH, deadline) is not None
 
 
 #: The dive's share of the time left to decide one C, the MILP's the rest: on
@@ -642,16 +658,16 @@ def _arcflow_decide(lengths, machines, capacity, stop, dive_first: bool = True) 
     organizations of 50 jobs on 20 machines) it takes milliseconds and the
     window is mostly too wide to enumerate."""
     if dive_first:
-        status, machine_of = dive(lengths, machines, capacity, DIVE_SHARE * (stop - time.monotonic()))
+        status, machine_of = arcflow_models.dive(lengths, machines, capacity, DIVE_SHARE * (stop - time.monotonic()))
         if status == "feasible":
             return status, machine_of, "arcflow-dive"
     if pays(len(lengths), capacity):
         try:
-            status, machine_of = partition(lengths, machines, capacity, max(stop - time.monotonic(), 0.01))
+            status, machine_of = pcmax_partition.decide(lengths, machines, capacity, max(stop - time.monotonic(), 0.01))
             return status, machine_of, "partition-milp"
         except ModelTooLarge:  # a wide window: too many patterns to enumerate
             pass
-    status, machine_of = decide(lengths, machines, capacity, max(stop - time.monotonic(), 0.01))
+    status, machine_of = arcflow_models.decide(lengths, machines, capacity, max(stop - time.monotonic(), 0.01))
     return status, machine_of, "arcflow-milp"
 
 
@@ -688,7 +704,7 @@ def lp_refuted_through(lengths: tuple[int, ...], machines: int, capacity: int, l
     starts from its patterns), else on the arc-flow graph."""
     if pays(len(lengths), limit):
         return pattern_lp(tuple(sorted(lengths))).refuted_through(capacity, machines, limit, deadline)
-    weights = dual_certificate(lengths, capacity, deadline - time.monotonic())
+    weights = arcflow_models.dual_certificate(lengths, capacity, deadline - time.monotonic())
     if weights is None:
         return capacity - 1
     return refuted_through(dict(Counter(lengths)), machines, capacity, limit, weights)

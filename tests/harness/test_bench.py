@@ -397,6 +397,29 @@ def test_the_fig8_references_benchmark_decides_a_small_workloads_stretches():
     assert undecided == 0 and 0 < seconds < 10
 
 
+def test_the_fig8_references_benchmark_counts_each_problem_asked_by_jobs_a_machine_and_method(monkeypatch):
+    from bench import mosp_fig8_references as bench
+    from schedbench.solvers.mosp import stretch
+    from schedbench.solvers.pcmax import clear_cache
+
+    clock = iter(range(10**6))  # every reading of the CPU clock one second later: a call takes 1 s
+    monkeypatch.setattr(stretch, "pcmax_optima", bench._recorded)
+    monkeypatch.setattr(bench.time, "process_time", lambda: next(clock))
+    monkeypatch.setattr(bench, "ASKED", {})
+    clear_cache()
+    bench.workload_seconds(5, 300, 0, 10.0)  # three organizations of 14, 37 and 27 jobs on 5 machines asked
+    asked = {len(lengths): (density, seconds) for (workload, lengths, _), (density, _, seconds) in bench.ASKED.items()}
+    # the 14 jobs are asked by two of the workload's schedules: one problem, both calls' time
+    assert asked == {14: ("2 to 3", 2), 37: ("5 and more", 1), 27: ("5 and more", 1)}
+    assert {workload for workload, *_ in bench.ASKED} == {(5, 300, 0)}
+    closed_by = {method for _, method, _ in bench.ASKED.values()}
+    assert closed_by <= {"bounds", "fill", "bin-completion", "arcflow-lp", "arcflow-dive", "partition-milp",
+                         "arcflow-milp", "cpsat"}, closed_by  # all three proven within 10 s
+    assert bench.asked_table()[-1].startswith("| all | | 3 |")
+    assert [bench._density(jobs, 10) for jobs in (19, 20, 29, 30, 49, 50)] == [
+        "below 2", "2 to 3", "2 to 3", "3 to 4", "4 to 5", "5 and more"]
+
+
 def test_the_pattern_lp_benchmark_counts_each_lps_refutations():
     """28 jobs on 10 machines, asked L0 = 170, 171 and 172: the graph's LP
     refutes one of them, column generation two (no pattern repeats a length
