@@ -26,7 +26,6 @@ and, run at two revisions with the same seeds, the comparison of both.
 import argparse
 import statistics
 import time
-from collections import defaultdict
 from pathlib import Path
 
 from bench.results_log import rerun_command, write_generated

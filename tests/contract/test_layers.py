@@ -39,24 +39,15 @@ def test_no_import_circle_among_the_modules(tree):
     assert not cycles, f"{len(cycles)} import circles, the shortest: {' -> '.join(cycles[0])}"
 
 
-#: Imports the modules (those that fail are the next step's to name) and
-#: prints the other libraries they load, which the forking parent imports once.
-LIBRARIES_OF = """import importlib, json, sys
-for name in json.loads(sys.argv[1]):
-    try:
-        importlib.import_module(name)
-    except BaseException:
-        pass
-print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] not in ('schedbench', '__main__', '__mp_main__'))))
-"""
+#: The heavy libraries, imported once by the parent before it forks: each child then
+#: imports only the project's modules (7.7 s for the solvers' modules, 28.6 s without).
+SHARED_LIBRARIES = ["numpy", "scipy.sparse", "networkx", "pulp", "ortools.sat.python.cp_model",
+                    "ortools.linear_solver.pywraplp"]
 
 #: Imports the libraries, then each module first in a forked child of its own, naming those that fail.
 EACH_ALONE = """import importlib, json, os, sys
 for library in json.loads(sys.argv[2]):
-    try:
-        importlib.import_module(library)
-    except BaseException:
-        pass
+    importlib.import_module(library)
 for name in json.loads(sys.argv[1]):
     pid = os.fork()
     if pid == 0:
@@ -85,11 +76,9 @@ def test_every_solver_module_imports_first_in_a_process_of_its_own(tree):
     modules = sorted(".".join(path.relative_to(tree).with_suffix("").parts).removesuffix(".__init__")
                      for path in (tree / "schedbench" / "solvers").rglob("*.py"))
     assert len(modules) > 40 and "schedbench.solvers.milp.pcmax_partition" in modules
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    libraries = subprocess.run([sys.executable, "-c", LIBRARIES_OF, json.dumps(modules)], capture_output=True,
-                               text=True, env=env, cwd=tree, check=True, timeout=300).stdout
-    done = subprocess.run([sys.executable, "-c", EACH_ALONE, json.dumps(modules), libraries], capture_output=True,
-                          text=True, env=env, cwd=tree, timeout=300)
+    done = subprocess.run([sys.executable, "-c", EACH_ALONE, json.dumps(modules), json.dumps(SHARED_LIBRARIES)],
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(tree)}, cwd=tree,
+                          timeout=300)
     assert done.returncode == 0 and not done.stdout, done.stdout + done.stderr
 
 

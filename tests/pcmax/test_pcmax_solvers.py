@@ -498,10 +498,6 @@ def test_with_four_jobs_a_machine_the_fill_goes_before_bin_completion(monkeypatc
     assert _first_step(monkeypatch, REFUTED_AT_LP[0], 10) == "pack"
 
 
-#: A MOSP Fig. 8 organization (N = 10) of 4.7 jobs a machine with a schedule
-#: at L0 = 1,926: the fill probe finds it from LPT's schedule in
-#: milliseconds, not from the local search's (the arc-flow dive took a
-#: second and a half instead).
 class _AtTheModels(Exception):
     """Raised where the engine reaches the backend's search: the steps before it are recorded."""
 
@@ -529,7 +525,8 @@ def _steps_before_the_models(monkeypatch, lengths, machines) -> list[tuple]:
     return steps
 
 
-def test_where_bin_completion_is_undecided_the_fill_probes_below_four_jobs_a_machine_and_tries_from_four():
+def test_where_bin_completion_is_undecided_the_fill_probes_below_four_jobs_a_machine_and_tries_from_four(
+        monkeypatch):
     """Below four jobs a machine a full try of the fill there cost more than
     it closed (300 Lawrinenko instances 94.2 s against 64.7 s with a
     probe); from four on, where two probes went before bin completion, the
@@ -537,12 +534,15 @@ def test_where_bin_completion_is_undecided_the_fill_probes_below_four_jobs_a_mac
     8's organizations 29.2 s against 39.9 s without it)."""
     from schedbench.solvers.pcmax import FILL_FIRST_PATIENCE as PROBE
 
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        assert _steps_before_the_models(monkeypatch, REFUTED_AT_LP[0], 10) == [("pack",), ("fill", PROBE)]
-        assert _steps_before_the_models(monkeypatch, FILLED[0], 10) == [
-            ("fill", PROBE), ("fill", PROBE), ("pack",), ("fill", None)]
+    assert _steps_before_the_models(monkeypatch, REFUTED_AT_LP[0], 10) == [("pack",), ("fill", PROBE)]
+    assert _steps_before_the_models(monkeypatch, FILLED[0], 10) == [
+        ("fill", PROBE), ("fill", PROBE), ("pack",), ("fill", None)]
 
 
+#: A MOSP Fig. 8 organization (N = 10) of 4.7 jobs a machine with a schedule
+#: at L0 = 1,926: the fill probe finds it from LPT's schedule in
+#: milliseconds, not from the local search's (the arc-flow dive took a
+#: second and a half instead).
 FILLED_FROM_LPT = (11, 571, 442, 536, 19, 461, 121, 462, 263, 112, 316, 460, 367, 365, 164, 304, 23, 331, 550, 794,
                    661, 869, 672, 167, 167, 798, 578, 51, 448, 264, 813, 454, 702, 23, 530, 834, 545, 2, 624, 904, 2,
                    61, 189, 658, 835, 446, 282)
