@@ -16,14 +16,16 @@ shapes the engine was not tuned on.
 A second table says where that time goes: every P||Cmax problem the
 references ask the engine beyond the cheap bounds, by the organization's
 jobs a machine and by the method that closed it (or "open"), with its CPU
-seconds. It is the profile to read before changing the engine for Fig. 8,
-and, run at two revisions with the same seeds, the comparison of both.
+seconds. It is the profile to read before changing the engine for Fig. 8.
+``--record FILE`` keeps those problems as P||Cmax instances, one a line,
+for ``bench.pcmax_ab``, which compares two revisions of the engine on them.
 
     python -m bench.mosp_fig8_references [--organizations 5 10 20] [--seeds FIRST LAST [STEP]]
-        [--time-limit 10] [--out FILE]
+        [--time-limit 10] [--out FILE] [--record FILE]
 """
 
 import argparse
+import json
 import statistics
 import time
 from pathlib import Path
@@ -83,6 +85,17 @@ def asked_table() -> list[str]:
     return lines
 
 
+def recorded_problems() -> list[str]:
+    """The problems asked (``ASKED``), each a P||Cmax instance in the format
+    (one JSON line, named after its workload), in the order asked."""
+    lines = []
+    for (workload, lengths, machines), (density, _, _) in ASKED.items():
+        name = "fig8-N{}-n{}-seed{}".format(*workload) if workload else "fig8"
+        lines.append(json.dumps({"family": "pcmax", "format_version": 1, "name": name,
+                                 "meta": {"jobs_a_machine": density}, "machines": machines, "jobs": list(lengths)}))
+    return lines
+
+
 JOBS = range(100, 1001, 100)
 
 
@@ -116,6 +129,8 @@ def main() -> None:
                              "(STEP 1 if left out; a large one spreads them over the paper's 20,000)")
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--record", type=Path, metavar="FILE",
+                        help="also write the P||Cmax problems asked, one instance a line (for bench.pcmax_ab)")
     args = parser.parse_args()
     seeds = range(*args.seeds) if len(args.seeds) in (2, 3) and args.seeds[2:] != [0] else range(0)
     if not seeds:
@@ -136,7 +151,9 @@ def main() -> None:
               "machine n_k / N and what closed the problem; CPU seconds, an organization asked again by the "
               "workload's next schedule counted once with both times):", "", *table]
     if args.out:
-        write_generated(args.out, rerun_command(__spec__.name), "\n".join(lines) + "\n")
+        write_generated(args.out, rerun_command(__spec__.name, ("--record",)), "\n".join(lines) + "\n")
+    if args.record:
+        args.record.write_text("".join(line + "\n" for line in recorded_problems()))
 
 
 if __name__ == "__main__":

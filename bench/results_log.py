@@ -36,16 +36,16 @@ def append_row(path: Path | None, row: dict) -> None:
             out.write(json.dumps(row) + "\n")
 
 
-def rerun_command(module: str) -> str:
+def rerun_command(module: str, local_files: tuple[str, ...] = ("--results",)) -> str:
     """The command line that ran benchmark ``module`` (pass its ``__spec__.name``),
-    with this run's options; a ``--results`` file (argparse takes ``--res``
-    too), this machine's, reads FILE."""
+    with this run's options; the file of an option in ``local_files``
+    (argparse takes ``--res`` for ``--results`` too), this machine's, reads FILE."""
     words, local = [], False
     for word in sys.argv[1:]:
         name, equals, _ = word.partition("=")
-        results = len(name) > 2 and "--results".startswith(name)
-        words.append("FILE" if local else f"{name}=FILE" if results and equals else word)
-        local = results and not equals
+        hidden = len(name) > 2 and any(option.startswith(name) for option in local_files)
+        words.append("FILE" if local else f"{name}=FILE" if hidden and equals else word)
+        local = hidden and not equals
     return " ".join(["python -m", module, *words])
 
 

@@ -449,3 +449,81 @@ def test_cluster_scaling_reports_each_runners_speed_up_per_worker_and_projects_t
     assert "| dask | 1 | 2,400 | 50.0 | 48.0 | 1.00 | 1.00 |" in text
     # 1000 batches of 50 s on one worker: 13.9 core-hours; two workers at 0.90 efficiency each
     assert "about 13.9 core-hours" in text and "(0.90)" in text and "8 workers 1.93 h" in text
+
+
+def test_the_pcmax_benchmark_places_each_unsolved_instance_against_its_known_optimum():
+    """Four unsolved instances, one of each standing (a known optimum of 100),
+    and a proven one, which the table leaves out."""
+    from bench.pcmax_engine import SHORT_OF_KNOWN, unsolved_table
+
+    def row(label, bound, makespan, known, optimal=False):
+        return {"label": label, "n": 30, "m": 12, "optimal": optimal, "bound": bound, "makespan": makespan,
+                "known": known}
+
+    rows = [row("class6", 100, 101, 100), row("class6", 99, 100, 100), row("class7", 98, 102, 100),
+            row("class7", 99, 101, None), row("class7", 100, 100, 100, optimal=True)]
+    lines = unsolved_table(rows).splitlines()
+    assert lines[0] == "| class | n/m | unsolved | " + " | ".join(SHORT_OF_KNOWN) + " |"
+    assert lines[2:] == ["| class6 | 2<n/m<=3 | 2 | 1 | 1 | 0 | 0 |", "| class7 | 2<n/m<=3 | 2 | 0 | 0 | 1 | 1 |",
+                         "| all | all | 4 | 1 | 1 | 1 | 1 |"]
+
+
+def test_the_ab_benchmark_asks_both_revisions_each_problem_and_compares_them(tmp_path):
+    """The older side taken from a checkout (this one: both sides the same
+    code), each side a process of its own importing its checkout's package
+    as installed: both prove the same optima, and the table counts them."""
+    from bench.pcmax_ab import CHECKOUT, Side, compared, import_tree, table
+
+    problems = [((5, 4, 4, 3, 3, 3), 2), ((9, 7, 6, 5, 4, 2, 2), 3), ((8, 8, 8), 2)]
+    tree = import_tree(CHECKOUT, tmp_path / "old")
+    assert (tree / "schedbench" / "solvers" / "pcmax").resolve() == (CHECKOUT / "solvers" / "pcmax").resolve()
+    sides = {"old": Side(tree), "new": Side(import_tree(CHECKOUT, tmp_path / "new"))}
+    try:
+        answers = compared(problems, sides, "portfolio", 5.0)
+    finally:
+        for side in sides.values():
+            side.close()
+    assert [(a["old"]["makespan"], a["new"]["makespan"]) for a in answers] == [(11, 11), (12, 12), (16, 16)]
+    assert all(a[side]["optimal"] and a[side]["cpu"] >= 0 for a in answers for side in ("old", "new"))
+    text = table(answers)
+    assert "| old | 3 | 3 |" in text and "| new | 3 | 3 |" in text
+    assert "Proven by one side only: old 0, new 0; proven by both, closed by another method: 0." in text
+
+
+def test_the_ab_benchmark_aborts_where_a_bound_passes_the_other_sides_schedule():
+    from bench.pcmax_ab import compared
+
+    class Fixed:
+        def __init__(self, makespan, bound):
+            self.answer = {"makespan": makespan, "bound": bound, "optimal": makespan == bound, "method": "x",
+                           "cpu": 0.0}
+
+        def ask(self, problem, solver, time_limit):
+            return self.answer
+
+    with pytest.raises(AssertionError, match="a bound passes a schedule"):
+        compared([((3, 3), 1)], {"old": Fixed(6, 6), "new": Fixed(7, 7)}, "portfolio", 1.0)
+
+
+def test_the_ab_benchmark_refuses_a_problem_file_line_by_line(tmp_path):
+    from schedbench.errors import UserInputError
+    from bench.pcmax_ab import read_problems
+
+    good = '{"family": "pcmax", "format_version": 1, "machines": 2, "jobs": [3, 4]}'
+    path = tmp_path / "problems.jsonl"
+    path.write_text(good + "\n" + good.replace('"jobs"', '"jobz"') + "\n")
+    with pytest.raises(UserInputError, match=r"line 2.*jobz"):
+        read_problems(path)
+    path.write_text(good + "\n{not json\n")
+    with pytest.raises(UserInputError, match="line 2"):
+        read_problems(path)
+    path.write_text(good + "\n")
+    assert read_problems(path) == [((3, 4), 2)]
+
+
+def test_a_generated_tables_command_hides_the_files_a_benchmark_names_local(monkeypatch):
+    import sys
+    from bench.results_log import rerun_command
+
+    monkeypatch.setattr(sys, "argv", ["x", "--problems", "/tmp/p.jsonl", "--against", "HEAD~1", "--old=/tmp/o"])
+    assert rerun_command("m", ("--problems", "--old-source")) == "python -m m --problems FILE --against HEAD~1 --old=FILE"
