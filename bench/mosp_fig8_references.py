@@ -33,6 +33,8 @@ from pathlib import Path
 from bench.results_log import rerun_command, write_generated
 from schedbench.heuristics.mosp import PAPER_HEURISTICS
 from schedbench.instances.mosp import paper_workload
+from schedbench.model import instance_to_json
+from schedbench.model.pcmax import PcmaxInstance
 from schedbench.solvers.exact import settings
 from schedbench.solvers.mosp import stretch
 from schedbench.solvers.mosp.stretch import stretch_references
@@ -91,8 +93,8 @@ def recorded_problems() -> list[str]:
     lines = []
     for (workload, lengths, machines), (density, _, _) in ASKED.items():
         name = "fig8-N{}-n{}-seed{}".format(*workload) if workload else "fig8"
-        lines.append(json.dumps({"family": "pcmax", "format_version": 1, "name": name,
-                                 "meta": {"jobs_a_machine": density}, "machines": machines, "jobs": list(lengths)}))
+        problem = PcmaxInstance(machines, lengths, name, {"jobs_a_machine": density})
+        lines.append(json.dumps(instance_to_json(problem)))
     return lines
 
 
@@ -135,6 +137,11 @@ def main() -> None:
     seeds = range(*args.seeds) if len(args.seeds) in (2, 3) and args.seeds[2:] != [0] else range(0)
     if not seeds:
         parser.error("--seeds takes FIRST LAST [STEP] with LAST above FIRST and STEP at least 1")
+    if args.record:
+        try:
+            args.record.write_text("")  # before the run: a path it cannot write is said at once
+        except OSError as exc:
+            parser.error(f"--record: cannot write {args.record}: {exc.strerror}")
     settings.use_cpsat_workers(1)  # one core: CP-SAT's CPU seconds are then the call's
     step = f" in steps of {seeds.step:,}" if seeds.step > 1 else ""
     lines = [f"MOSP Fig. 8's Stretch references, one core, seeds {seeds.start:,} to {seeds[-1]:,}{step} of every "

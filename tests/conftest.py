@@ -102,12 +102,6 @@ def package_tree(target: Path) -> Path:
     pyproject's package-dir), copied under ``target``: what import-linter
     and a toy family's doors see, where the editable install only maps the
     folders."""
-    import shutil
-    import tomllib
+    from bench.package_tree import package_tree as laid_out
 
-    config = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
-    for package, folder in sorted(config.items(), key=lambda item: item[0].count(".")):
-        destination = target / package.replace(".", "/")
-        shutil.copytree(REPO / folder, destination, dirs_exist_ok=True,
-                        ignore=shutil.ignore_patterns("__pycache__", "corpus"))
-    return target
+    return laid_out(REPO, target, copy=True)

@@ -30,6 +30,13 @@ def read_json(path: str | Path, error: type[Exception]) -> Any:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise error("", f"{path} is not UTF-8 text (byte {exc.start} is {raw[exc.start]:#04x})") from None
+    return parse_json(text, error, str(path))
+
+
+def parse_json(text: str, error: type[Exception], path: str) -> Any:
+    """The JSON value of ``text``, read from ``path`` (a file, or a line of
+    one: what the messages name); ``error(field, message)`` for anything
+    the format refuses."""
 
     def where(literal: str) -> str:
         offset = max(text.find(literal), 0)

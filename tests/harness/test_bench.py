@@ -2,6 +2,8 @@
 or duplicating rows, and a disagreement between the exact backends aborts."""
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -469,60 +471,105 @@ def test_the_pcmax_benchmark_places_each_unsolved_instance_against_its_known_opt
 
 
 def test_the_ab_benchmark_asks_both_revisions_each_problem_and_compares_them(tmp_path):
-    """The older side taken from a checkout (this one: both sides the same
-    code), each side a process of its own importing its checkout's package
-    as installed: both prove the same optima, and the table counts them."""
-    from bench.pcmax_ab import CHECKOUT, Side, compared, import_tree, table
+    """The older side taken from a checkout (this one, named by a relative
+    path: both sides the same code), each side a process of its own that
+    imports its engine from its own tree, not from the editable install:
+    both prove the same optima, and the table counts them."""
+    import os
+    from bench.package_tree import package_tree
+    from bench.pcmax_ab import CHECKOUT, Side, compared, table
+    from schedbench.model.pcmax import PcmaxInstance
 
-    problems = [((5, 4, 4, 3, 3, 3), 2), ((9, 7, 6, 5, 4, 2, 2), 3), ((8, 8, 8), 2)]
-    tree = import_tree(CHECKOUT, tmp_path / "old")
-    assert (tree / "schedbench" / "solvers" / "pcmax").resolve() == (CHECKOUT / "solvers" / "pcmax").resolve()
-    sides = {"old": Side(tree), "new": Side(import_tree(CHECKOUT, tmp_path / "new"))}
-    try:
-        answers = compared(problems, sides, "portfolio", 5.0)
-    finally:
-        for side in sides.values():
-            side.close()
+    problems = [PcmaxInstance(2, (5, 4, 4, 3, 3, 3)), PcmaxInstance(3, (9, 7, 6, 5, 4, 2, 2)),
+                PcmaxInstance(2, (8, 8, 8))]
+    relative = Path(os.path.relpath(CHECKOUT, Path.cwd()))
+    trees = {"old": package_tree(relative, tmp_path / "old"), "new": package_tree(CHECKOUT, tmp_path / "new")}
+    with Side(trees["old"], 5.0) as old, Side(trees["new"], 5.0) as new:
+        assert old.engine == tmp_path / "old" / "schedbench" / "solvers" / "pcmax" / "__init__.py"
+        assert new.engine.is_relative_to(tmp_path / "new")
+        answers = compared(problems, {"old": old, "new": new}, "portfolio")
     assert [(a["old"]["makespan"], a["new"]["makespan"]) for a in answers] == [(11, 11), (12, 12), (16, 16)]
-    assert all(a[side]["optimal"] and a[side]["cpu"] >= 0 for a in answers for side in ("old", "new"))
+    assert all(a[side]["optimal"] for a in answers for side in ("old", "new"))
     text = table(answers)
     assert "| old | 3 | 3 |" in text and "| new | 3 | 3 |" in text
-    assert "Proven by one side only: old 0, new 0; proven by both, closed by another method: 0." in text
+    assert "Proven by one side only (problems by their place in the file): old 0; new 0. Proven by both" in text
 
 
-def test_the_ab_benchmark_aborts_where_a_bound_passes_the_other_sides_schedule():
+def test_the_ab_benchmark_aborts_where_an_answer_is_not_what_it_claims_or_the_sides_disagree():
     from bench.pcmax_ab import compared
+    from schedbench.model.pcmax import PcmaxInstance
 
     class Fixed:
-        def __init__(self, makespan, bound):
-            self.answer = {"makespan": makespan, "bound": bound, "optimal": makespan == bound, "method": "x",
+        def __init__(self, machine, makespan, bound):
+            self.answer = {"machine": machine, "start": [0, 3] if machine == [0, 0] else [0, 0],
+                           "makespan": makespan, "bound": bound, "optimal": makespan == bound, "method": "x",
                            "cpu": 0.0}
 
-        def ask(self, problem, solver, time_limit):
+        def ask(self, problem, solver):
             return self.answer
 
-    with pytest.raises(AssertionError, match="a bound passes a schedule"):
-        compared([((3, 3), 1)], {"old": Fixed(6, 6), "new": Fixed(7, 7)}, "portfolio", 1.0)
+    problem = [PcmaxInstance(2, (3, 3))]
+    right, wrong_bound = Fixed([0, 1], 3, 3), Fixed([0, 1], 3, 4)
+    assert compared(problem, {"old": right, "new": right}, "portfolio")[0]["old"]["makespan"] == 3
+    with pytest.raises(AssertionError, match="not what it claims"):  # a bound above its own schedule
+        compared(problem, {"old": right, "new": wrong_bound}, "portfolio")
+    with pytest.raises(AssertionError, match="not what it claims"):  # a makespan its schedule does not have
+        compared(problem, {"old": Fixed([0, 0], 3, 3), "new": right}, "portfolio")
+    with pytest.raises(AssertionError, match="passes the other side's schedule"):
+        compared(problem, {"old": Fixed([0, 0], 6, 6), "new": right}, "portfolio")
 
 
-def test_the_ab_benchmark_refuses_a_problem_file_line_by_line(tmp_path):
+@pytest.mark.parametrize("lines, message", [
+    (None, "--problems: cannot read"),
+    ([], "holds no instance"),
+    (['{"family": "pcmax", "format_version": 1, "machines": 2, "jobz": [3, 4]}'], "line 1.*jobz"),
+    (['{"family": "pcmax", "format_version": 1, "machines": 2, "jobs": [3], "jobs": [4]}'], "line 1.*twice"),
+    (["{not json"], "line 1 is not valid JSON"),
+    (['{"family": "three_partition", "format_version": 1, "bound": 12, "items": [4, 4, 4]}'], "not pcmax"),
+])
+def test_the_ab_benchmark_refuses_a_problem_file_by_its_line(tmp_path, lines, message):
     from schedbench.errors import UserInputError
     from bench.pcmax_ab import read_problems
 
-    good = '{"family": "pcmax", "format_version": 1, "machines": 2, "jobs": [3, 4]}'
     path = tmp_path / "problems.jsonl"
-    path.write_text(good + "\n" + good.replace('"jobs"', '"jobz"') + "\n")
-    with pytest.raises(UserInputError, match=r"line 2.*jobz"):
+    if lines is not None:
+        path.write_text("".join(line + "\n" for line in lines))
+    with pytest.raises(UserInputError, match=message):
         read_problems(path)
-    path.write_text(good + "\n{not json\n")
-    with pytest.raises(UserInputError, match="line 2"):
-        read_problems(path)
-    path.write_text(good + "\n")
-    assert read_problems(path) == [((3, 4), 2)]
+
+
+@pytest.mark.parametrize("options, message", [
+    (["--time-limit", "inf", "--against", "HEAD"], "--time-limit: must be a number of seconds"),
+    (["--old-source", "/nonexistent"], "--old-source: /nonexistent is not a schedbench checkout"),
+    (["--against=--format=zip"], "--against: '--format=zip' is no commit"),
+])
+def test_the_ab_benchmark_refuses_bad_options_by_name_before_any_side_runs(tmp_path, monkeypatch, capsys,
+                                                                           options, message):
+    from bench import pcmax_ab
+
+    problems = tmp_path / "problems.jsonl"
+    problems.write_text('{"family": "pcmax", "format_version": 1, "machines": 2, "jobs": [3, 4]}\n')
+    monkeypatch.setattr(pcmax_ab, "Side", None)  # a side started would fail differently
+    monkeypatch.setattr(sys, "argv", ["pcmax_ab", "--problems", str(problems), *options])
+    with pytest.raises(SystemExit) as ended:
+        pcmax_ab.main()
+    assert ended.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_the_fig8_references_benchmark_records_its_problems_as_the_ab_benchmark_reads_them(tmp_path, monkeypatch):
+    from bench import mosp_fig8_references as bench
+    from bench.pcmax_ab import read_problems
+
+    monkeypatch.setattr(bench, "ASKED", {((10, 100, 7), (5, 4, 3), 2): ["below 2", "bounds", 0.0],
+                                         (None, (9, 9), 1): ["2 to 3", "open", 10.0]})
+    path = tmp_path / "problems.jsonl"
+    path.write_text("".join(line + "\n" for line in bench.recorded_problems()))
+    problems = read_problems(path)
+    assert [(p.name, p.machines, p.jobs) for p in problems] == [("fig8-N10-n100-seed7", 2, (5, 4, 3)),
+                                                                ("fig8", 1, (9, 9))]
 
 
 def test_a_generated_tables_command_hides_the_files_a_benchmark_names_local(monkeypatch):
-    import sys
     from bench.results_log import rerun_command
 
     monkeypatch.setattr(sys, "argv", ["x", "--problems", "/tmp/p.jsonl", "--against", "HEAD~1", "--old=/tmp/o"])
