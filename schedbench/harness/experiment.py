@@ -112,11 +112,21 @@ class Experiment:
     title: str
     text: str                    # the TOML as read, stored with every run (provenance, figures)
     quick: bool
-    tasks: tuple[Task, ...]
+    sources: tuple[Source, ...]
+    batch: tuple[int, int] | None = None   # (K, N): batch K of N only (``select_batch``)
+
+    @functools.cached_property
+    def tasks(self) -> tuple[Task, ...]:
+        """The tasks the run (or its batch) runs, built when first asked:
+        counting the cells of a grid of millions builds none of them."""
+        return select_batch(self.sources, self.batch)
 
     @property
     def cells(self) -> int:
-        return sum(len(t.cells) for t in self.tasks)
+        """The cells of ``tasks``: per instance, the distinct questions its
+        sources ask (a cell's id is its instance and its question)."""
+        return sum(len({asked[0] for source in askers for asked in source.asked})
+                   for _, askers in _askers(self.sources, self.batch))
 
 
 def algorithm_key(objective: str | None, kind: str, algorithm: str, options: dict, time_limit: float | None,
@@ -174,7 +184,7 @@ def parse(data: dict, text: str, base: Path, quick: bool, default_name: str,
         computed = {metric for source in variant for metric in source.metrics}
         for index, spec in enumerate(figures):
             _drawable(spec, computed, f"figure[{index}]", is_quick)
-    return Experiment(name, str(data.get("title", name)), text, quick, select_batch(sources, batch))
+    return Experiment(name, str(data.get("title", name)), text, quick, tuple(sources), batch)
 
 
 def _drawable(spec: dict, computed: set[str], where: str, quick: bool) -> None:
@@ -520,18 +530,24 @@ def _probe(family: str, specs: list[InstanceSpec], heuristics: list[tuple[str, d
                                          exc.message) from None
 
 
-def select_batch(sources: list[Source], batch: tuple[int, int] | None) -> tuple[Task, ...]:
+def select_batch(sources: tuple[Source, ...], batch: tuple[int, int] | None) -> tuple[Task, ...]:
     """The tasks of batch K of N (1-based; every task without a batch): one
     per instance, with the cells every source asks of it (two grids may
-    overlap). A batch deals the instances round-robin in the order of their
-    keys, a fixed order whatever the file's, and builds only its own cells:
-    a batch of a grid of millions of cells costs its share of them."""
+    overlap). A batch builds only its own cells: a batch of a grid of
+    millions of cells costs its share of them."""
+    return tuple(_task(spec, askers) for spec, askers in _askers(sources, batch))
+
+
+def _askers(sources: tuple[Source, ...], batch: tuple[int, int] | None) -> list[tuple[InstanceSpec, list[Source]]]:
+    """Batch K of N's instances, each with the sources that ask for it: the
+    instances dealt round-robin in the order of their keys, a fixed order
+    whatever the file's (every instance without a batch, in the file's order)."""
     askers: dict[str, tuple[InstanceSpec, list[Source]]] = {}
     for source in sources:
         for spec in source.specs:
             askers.setdefault(spec.text, (spec, []))[1].append(source)
     keys = list(askers) if batch is None else sorted(askers)[batch[0] - 1::batch[1]]
-    return tuple(_task(*askers[key]) for key in keys)
+    return [askers[key] for key in keys]
 
 
 def _task(spec: InstanceSpec, askers: list[Source]) -> Task:

@@ -110,12 +110,13 @@ def test_batches_deal_the_instances_of_overlapping_grids_in_key_order(tmp_path):
     wider = GRID_200.replace('heuristics = ["list", "lpt", "spt", "mlpt"]', 'heuristics = ["lpt", "multifit"]')
     path = write(tmp_path, GRID_200 + wider[wider.index("[[grid]]"):].replace("jobs = [6, 8]", "jobs = [8, 10]"))
     whole = {t.instance.text: {c.cell_id for c in t.cells} for t in load(path).tasks}
-    assert len(whole) == 60 and sum(map(len, whole.values())) == 200 + 40 * 3 - 20 * 2
-    batches = [load(path, batch=(k, 7)).tasks for k in range(1, 8)]
+    assert len(whole) == 60 and sum(map(len, whole.values())) == 200 + 40 * 3 - 20 * 2 == load(path).cells
+    batches = [load(path, batch=(k, 7)) for k in range(1, 8)]
     dealt = sorted(whole)
-    for k, tasks in enumerate(batches):
-        assert [t.instance.text for t in tasks] == dealt[k::7]
-        assert all({c.cell_id for c in t.cells} == whole[t.instance.text] for t in tasks)
+    for k, batch in enumerate(batches):
+        assert [t.instance.text for t in batch.tasks] == dealt[k::7]
+        assert all({c.cell_id for c in t.cells} == whole[t.instance.text] for t in batch.tasks)
+        assert batch.cells == sum(len(t.cells) for t in batch.tasks)  # counted without building the cells
 
 
 @pytest.mark.parametrize("quick", ["seeds = 0", "vary = { jobs = [6, 6] }", "metrics = [\"nope\"]",
