@@ -35,7 +35,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from bench.package_tree import package_tree
@@ -227,9 +226,7 @@ def main() -> None:
             raise UserInputError("--time-limit", problem)
         problems = read_problems(args.problems)
         answers = run(problems, args.old_source, args.against, args.solver, args.time_limit)
-    except UserInputError as exc:
-        parser.exit(2, f"pcmax_ab: {exc}\n")
-    except RuntimeError as exc:  # a side that cannot run: a revision too old, or one that fails
+    except (UserInputError, RuntimeError) as exc:  # RuntimeError: a side that cannot run (a revision too old)
         parser.exit(2, f"pcmax_ab: {exc}\n")
     text = (f"{len(problems)} P||Cmax problems, solver {args.solver}, {args.time_limit:g} s each, asked of both "
             f"sides in turn (one CP-SAT worker each):\n\n{table(answers)}")

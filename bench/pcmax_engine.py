@@ -98,7 +98,7 @@ def by_class(rows: list[dict]) -> list[tuple[tuple[str, str], list[dict]]]:
     return sorted(groups.items(), key=lambda kv: (kv[0][0] == "all", kv[0]))
 
 
-def table(results: list[dict], limit: float) -> str:
+def table(results: list[dict]) -> str:
     """Per class and n/m range: closed by bounds alone, proven within 1 s and 10 s, unsolved, median time."""
     lines = ["| class | n/m | instances | bounds alone | proven <= 1 s | proven <= 10 s | unsolved | median s |",
              "|---|---|---:|---:|---:|---:|---:|---:|"]
@@ -174,7 +174,7 @@ def main() -> None:
             append_row(args.results, row)
     text = (f"{len(tasks)} instances ({len(tasks) - len(todo)} resumed), solver {args.solver}, "
             f"{args.time_limit} s per instance, {args.workers} workers x 1 thread, "
-            f"{time.perf_counter() - began:.0f} s wall\n\n{table(results, args.time_limit)}\n")
+            f"{time.perf_counter() - began:.0f} s wall\n\n{table(results)}\n")
     if not (args.generated or args.planted):
         text += f"\n{PAPER}\n"
     if any(not row["optimal"] for row in results):
