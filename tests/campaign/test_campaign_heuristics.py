@@ -196,6 +196,7 @@ def test_ostrich_virtual_clock_is_exact():
                                           and type(moment.numerator) is type(moment.denominator) is int)
 
 
+@pytest.mark.timing
 def test_repartition_skips_subset_sum_tables_too_large_to_build():
     """200 jobs of about 10^5 on one machine: their table would hold 200 x
     2 x 10^7 bits (0.5 GB, a second); the search leaves the pair alone."""

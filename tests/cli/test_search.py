@@ -97,6 +97,7 @@ def test_where_moves_never_find_a_better_instance_the_search_samples():
         assert len(starts) >= 0.6 * found.evaluated, (seed, len(starts), found.evaluated)  # 1% with moves paid as much
 
 
+@pytest.mark.timing
 def test_under_a_time_budget_moves_to_slow_instances_lose_their_share():
     """Moved instances as good per evaluation as fresh starts but 200 times
     slower to score: under a time budget the search charges each source its

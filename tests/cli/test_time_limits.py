@@ -11,6 +11,8 @@ from conftest import run_cli, run_process
 from schedbench.families import model_backends
 from schedbench.solvers.mosp import RACE
 
+pytestmark = pytest.mark.timing  # every test here measures wall-clock seconds
+
 LIMIT = 1.0
 
 CASES = [  # (generator and parameters, objective)

@@ -178,6 +178,7 @@ def test_a_ratio_search_falls_back_to_the_claim_before_an_unconfirmed_last_one()
     assert search.details["unconfirmed"] == {"bound": "5", "by": "cpsat", "reported_bound": "14/3"}
 
 
+@pytest.mark.timing
 def test_on_a_time_limit_the_claim_before_gets_the_time_kept_for_it():
     """The same objective; the backend leaves "N_2 <= 14" open, so the
     search stops on its last refutation ("N_1 <= 9, N_2 <= 13"), which the

@@ -116,6 +116,7 @@ def test_a_lagging_lane_asks_the_cap_the_other_refuted():
     assert ("b", 13) in log
 
 
+@pytest.mark.timing
 def test_a_moot_question_is_stopped_at_once():
     """b's model would run the whole limit; a's schedule at the bound,
     found after b has started, makes it moot, and the race ends long
@@ -155,6 +156,7 @@ def _golomb_ruler(marks: int = 11, length: int = 120) -> cp_model.CpModel:
     return model
 
 
+@pytest.mark.timing
 def test_a_stop_request_ends_a_cpsat_search():
     request = threading.Event()
     threading.Timer(0.3, request.set).start()
@@ -164,6 +166,7 @@ def test_a_stop_request_ends_a_cpsat_search():
     assert outcome.status in ("feasible", "unknown") and time.monotonic() - began < 2
 
 
+@pytest.mark.timing
 def test_a_stop_request_kills_cbc(tmp_path):
     """This run's CBC (here a renamed ``yes``, which computes for ever) is
     killed once the stop request is set, long before its limit."""
@@ -178,6 +181,7 @@ def test_a_stop_request_kills_cbc(tmp_path):
     assert code != 0 and ended.killed.is_set() and time.monotonic() - began < 2
 
 
+@pytest.mark.timing
 def test_an_error_in_a_model_stops_the_race_and_is_raised():
     """A bug in one lane's model is raised to the caller (not a lane quietly
     lost), and the other lane's question is stopped, not run to its limit."""
@@ -252,6 +256,7 @@ def test_a_schedule_under_a_checked_refutation_drops_it():
     assert outcome.details["refuted_claim"]["by"] == "lp"
 
 
+@pytest.mark.timing
 def test_a_stop_request_interrupts_glop(monkeypatch):
     """The phase 1 of an infeasible configuration LP (51 jobs, about 3 s in
     GLOP: it gives weights when left alone) gives none when the stop comes

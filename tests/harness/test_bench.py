@@ -323,6 +323,7 @@ def test_frontier_compare_rejects_a_table_it_cannot_read(tmp_path, monkeypatch, 
         assert stopped.value.code == 2 and str(before) in capsys.readouterr().err
 
 
+@pytest.mark.timing
 def test_workflow_rows_bench_measures_a_frontier_question():
     """The energy rows benchmark's first case (a 25-task frontier instance,
     the bisection's first question): rows exist, within the term cap."""
@@ -392,6 +393,7 @@ def test_a_frontier_run_refuses_an_unknown_backend_and_no_threads():
         assert done.returncode == 2 and name in done.stderr and "Traceback" not in done.stderr, done.stderr
 
 
+@pytest.mark.timing
 def test_the_fig8_references_benchmark_decides_a_small_workloads_stretches():
     from bench.mosp_fig8_references import workload_seconds
 

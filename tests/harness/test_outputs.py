@@ -162,6 +162,7 @@ def test_summaries_are_exact_with_student_t_intervals():
     assert analysis.summarize([None]) is None
 
 
+@pytest.mark.timing
 def test_a_mean_of_many_distinct_large_denominators_is_exact_and_fast():
     """6,000 values with distinct ~107-bit denominators (like a MOSP Fig. 9
     point's Jain indices): the mean is the exact one, the figure's mpq mean

@@ -5,6 +5,8 @@ unknown rather than overrun its budget."""
 import random
 import time
 
+import pytest
+
 from schedbench.solvers.pcmax.assignment_search import fits
 from schedbench.solvers.pcmax.bin_completion import FEASIBLE, INFEASIBLE, UNKNOWN, pack
 
@@ -51,6 +53,7 @@ def test_a_small_case_decided_by_hand():
     assert fits((6, 9, 3, 3, 3, 3), 2, 14, time.monotonic() + 10) == (INFEASIBLE, None)
 
 
+@pytest.mark.timing
 def test_a_budget_too_small_or_a_passed_deadline_says_unknown():
     rng = random.Random(8)
     lengths = tuple(rng.randint(100, 400) for _ in range(60))

@@ -317,6 +317,7 @@ def test_user_flow_single_user_decomposes(solver):
     assert validate(inst, result.schedule) == []
 
 
+@pytest.mark.timing
 def test_l1_is_the_sum_of_the_k_plus_1_shortest_of_the_km_plus_1_longest_and_linear():
     """m = 2, lengths 9 8 7 6 5: k = 1 gives 8 + 7 (of 9 8 7), k = 2 gives
     7 + 6 + 5 (of all five): L1 = 18. One machine and 10^6 jobs: the bound
@@ -332,6 +333,7 @@ def test_l1_is_the_sum_of_the_k_plus_1_shortest_of_the_km_plus_1_longest_and_lin
     assert time.monotonic() - began < 2
 
 
+@pytest.mark.timing
 def test_pcmax_optima_keeps_its_budget_when_there_are_too_many_problems():
     """A trace's thousands of campaigns: those the budget does not reach get
     LPT and L0, unproven unless they meet, instead of running every
@@ -354,6 +356,7 @@ def test_pcmax_optima_keeps_its_budget_when_there_are_too_many_problems():
         assert max(s + p for s, p in zip(f.start, lengths)) == f.makespan
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("high", [1000, 10000])
 def test_machines_filled_to_the_planted_optimum_are_proven_by_the_bound(high):
     """Planted instances (every machine filled to C = W / m by construction):
