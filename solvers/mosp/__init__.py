@@ -41,7 +41,7 @@ BACKENDS = ("cpsat", "milp", RACE, "portfolio")  # portfolio: unconstrained-make
 #: time on 2 cores at 10 s, both at once prove at least as many as CP-SAT
 #: on two threads and the MILP at every step, more at most
 #: (docs/results/frontier_shapes_one_at_a_time.md); on the tuned MOSP lines,
-#: as many as CP-SAT or more at every step but one (docs/results/frontier_mosp_race.md).
+#: as many as CP-SAT or more at every step (docs/results/frontier_mosp_race.md).
 DEFAULT_SOLVER = RACE
 #: The local search's share of the limit on selfish instances, at most (it
 #: mostly stops within a second: at the bound, or out of patience).
