@@ -229,8 +229,9 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     bound (LB, or the relaxation's) and the incumbent's makespan: C, C + 1,
     ... is decided with the makespan capped at C (a tight cap shrinks every
     start window, so refutations are quick), and the first feasible C is
-    optimal. On selfish instances a local search first brings the incumbent
-    down, often to the bound (``solvers.mosp.local_search``). No cap model
+    optimal. On selfish instances a local search brings the incumbent
+    down, often to the bound (``solvers.mosp.local_search``): first, or
+    with ``cpsat+milp`` as the first method of the MILP's lane. No cap model
     gets a hint: every cap lies below the incumbent's makespan, so no known
     schedule fits it.
 
@@ -253,7 +254,7 @@ def solve(instance, objective: str, solver: str, time_limit: float) -> Result:
     if any(spec.latest_completion(j) < p for j, p in enumerate(instance.lengths)):
         return Result(INFEASIBLE, None, None, None, solver, "references", time.monotonic() - began, details,
                       ("references",))
-    certified, proof, best = _bound_and_incumbent(spec, began, time_limit, details)
+    certified, proof, best = _bound_and_incumbent(spec, began, time_limit, details, polish=solver != RACE)
     upper = spec.horizon if best is None else makespan(instance, best) - 1  # the caps left to decide
     method = "bounds" if certified > upper else "model"
     decided = _raced if solver == RACE else _searched_and_confirmed
@@ -301,11 +302,36 @@ def _raced(spec: MospSpec, solver: str, certified: int, proof: tuple[str, ...], 
     if spec.instance.selfish:
         milp_lane.insert(0, (milp_model.RELAXATION, lambda cap, seconds: _cap_answer(
             spec, milp_model.relaxation_refutes(spec, cap, seconds))))
+        if best is not None:
+            milp_lane.insert(0, (LOCAL_SEARCH, _local_search_once(
+                spec, best, certified, began + LOCAL_SEARCH_SHARE * time_limit)))
     lanes = [cpsat_lane, milp_lane]
     outcome = race(lanes, certified, upper, best, lambda schedule: makespan(spec.instance, schedule),
                    began + time_limit)
     details.update(outcome.details)
     return outcome.schedule, outcome.bound, outcome.proof or proof
+
+
+#: The local search's name in a race's lanes.
+LOCAL_SEARCH = "local-search"
+
+
+def _local_search_once(spec: MospSpec, best: Schedule, floor: int, deadline: float):
+    """The local search from ``best`` down to ``floor`` until ``deadline``,
+    as the first method of the MILP's lane: run before the race, it held
+    both cores for up to a fifth of the limit with one idle; in the lane,
+    CP-SAT searches beside it from the start, and the LP and CBC follow it
+    as before. A better schedule is the race's incumbent, whatever the cap
+    asked; asked again, it answers nothing (the lane's next method)."""
+    asked: list[int] = []
+
+    def question(cap: int, seconds: float) -> tuple[str, Schedule | None]:
+        if asked:
+            return UNKNOWN, None
+        asked.append(cap)
+        found = improve(spec, best, floor, min(deadline, time.monotonic() + seconds))
+        return (FEASIBLE, found) if found is not best else (UNKNOWN, None)
+    return question
 
 
 def _result(schedule: Schedule | None, value: int | None, certified: int, proof: tuple[str, ...], upper: int,
@@ -323,17 +349,19 @@ def _result(schedule: Schedule | None, value: int | None, certified: int, proof:
                   details, proof)
 
 
-def _bound_and_incumbent(spec: MospSpec, began: float, time_limit: float,
-                         details: dict) -> tuple[int, tuple[str, ...], Schedule | None]:
+def _bound_and_incumbent(spec: MospSpec, began: float, time_limit: float, details: dict,
+                         polish: bool) -> tuple[int, tuple[str, ...], Schedule | None]:
     """The certified lower bound (LB, or the relaxation's) and its proof,
     and the incumbent, brought down by the local search on selfish
-    instances; the relaxation's unconfirmed claim, if any, goes to ``details``."""
+    instances where ``polish`` (the race runs it in a lane instead:
+    ``_local_search_once``); the relaxation's unconfirmed claim, if any,
+    goes to ``details``."""
     relaxed, relaxed_schedule = relaxation(spec, time_limit / 4)
     best = incumbent(spec, (relaxed_schedule,), time_limit / 8)
     details.update(nested_unconfirmed([relaxed]))
     formula = spec.lower_bound()
     certified, proof = (formula, ("LB",)) if formula >= relaxed.bound else (relaxed.bound, relaxed.proof)
-    if spec.instance.selfish and best is not None:
+    if polish and spec.instance.selfish and best is not None:
         best = improve(spec, best, certified, began + LOCAL_SEARCH_SHARE * time_limit)
     return certified, proof, best
 

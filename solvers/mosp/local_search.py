@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from schedbench.metrics.mosp import makespan
 from schedbench.schedule import Schedule
+from schedbench.solvers.exact.stopping import stop_requested
 from schedbench.validator.mosp import check
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def improve(spec: MospSpec, best: Schedule, floor: int, deadline: float, seed: i
     search = PlacementSearch(spec, seed)
     machine = list(best.machine)
     target = makespan(spec.instance, best) - 1
-    while target >= floor and time.monotonic() < deadline:
+    while target >= floor and not _over(deadline):
         machine = search.reach(machine, target, deadline)
         if machine is None:
             break
@@ -65,6 +66,12 @@ def improve(spec: MospSpec, best: Schedule, floor: int, deadline: float, seed: i
         best = found
         target = makespan(spec.instance, best) - 1
     return best
+
+
+def _over(deadline: float) -> bool:
+    """Past ``deadline``, or asked to stop (a race whose other lane settled
+    the question: ``solvers.exact.stopping``)."""
+    return time.monotonic() >= deadline or stop_requested()
 
 
 class PlacementSearch:
@@ -139,7 +146,7 @@ class PlacementSearch:
         for step in itertools.count():
             if current == 0:
                 return machine
-            if stale >= PATIENCE or time.monotonic() >= deadline:
+            if stale >= PATIENCE or _over(deadline):
                 return None
             moves = []
             free = [j for j in blamed if tabu.get(j, -1) < step] or blamed
@@ -150,7 +157,7 @@ class PlacementSearch:
                 moves += [((j, i), (machine[i], here)) for i in rng.sample(others, min(SWAP_PARTNERS, len(others)))]
             chosen = None
             for jobs, targets in moves:
-                if time.monotonic() >= deadline:
+                if _over(deadline):
                     return None
                 before = [machine[j] for j in jobs]
                 for j, q in zip(jobs, targets):

@@ -2,6 +2,7 @@
 heuristics did not, and every schedule it returns is valid."""
 
 import random
+import threading
 import time
 
 import pytest
@@ -12,6 +13,7 @@ from schedbench.model import parse_instance
 from schedbench.result import OPTIMAL
 from schedbench.solvers import solve
 from schedbench.solvers.mosp import MospSpec, incumbent, local_references, relaxation
+from schedbench.solvers.exact.stopping import stoppable
 from schedbench.solvers.mosp.local_search import PlacementSearch, improve
 from schedbench.validator.mosp import check
 from schedbench.families import model_backends
@@ -106,3 +108,18 @@ def test_it_keeps_the_time_limit_and_its_seed():
     assert improve(spec, best, 31, time.monotonic() - 1) is best
     first, again = (improve(spec, best, 0, time.monotonic() + 30, seed=3) for _ in range(2))
     assert first == again
+
+
+def test_a_stop_request_ends_it_as_its_race_lane_needs():
+    """With both backends at once the search is a method of the MILP's lane
+    (``solvers.mosp._local_search_once``): once the other lane settles the
+    question, the race's stop request ends it, deadline or not. Unstopped,
+    the same search reaches the bound."""
+    inst = random_small(4012, organizations=(4, 4), machines=(1, 2), jobs=(10, 12), length=(1, 9),
+                        local_objective="sum_ci", selfish=True)
+    spec, best = _start(inst)
+    request = threading.Event()
+    request.set()
+    with stoppable(request):
+        assert improve(spec, best, 31, time.monotonic() + 30) is best
+    assert makespan(inst, improve(spec, best, 31, time.monotonic() + 30)) == 31
