@@ -22,7 +22,7 @@ from schedbench.schedule import Schedule
 from schedbench.solvers.cpsat import mosp as cpsat_model
 from schedbench.solvers.milp import mosp as milp_model
 from schedbench.solvers.exact.certificate import SEARCH_SHARE, confirm, other_methods, nested_unconfirmed
-from schedbench.solvers.exact.race import model_lanes, race
+from schedbench.solvers.exact.race import CapQuestion, model_lanes, race
 from schedbench.solvers.mosp.local_search import improve
 from schedbench.solvers.mosp.stretch import stretch_references
 from schedbench.solvers.pcmax import PcmaxSolution, derived_cache, pcmax_optima, pcmax_optimum
@@ -316,7 +316,7 @@ def _raced(spec: MospSpec, solver: str, certified: int, proof: tuple[str, ...], 
 LOCAL_SEARCH = "local-search"
 
 
-def _local_search_once(spec: MospSpec, best: Schedule, floor: int, deadline: float):
+def _local_search_once(spec: MospSpec, best: Schedule, floor: int, deadline: float) -> CapQuestion:
     """The local search from ``best`` down to ``floor`` until ``deadline``,
     as the first method of the MILP's lane: run before the race, it held
     both cores for up to a fifth of the limit with one idle; in the lane,
