@@ -13,7 +13,10 @@ has nothing left to ask: it ends, and a model it still runs is stopped
 (``solvers.exact.stopping``). A lane is a list of methods: when one
 refuses the model or answers nothing before the time is up, the next
 takes over where the lane stands (the lane's refutations stay: each
-was made by a method independent of the other lanes').
+was made by a method independent of the other lanes'). So does a method
+whose answer is a schedule above the cap asked (a heuristic search that
+improved the incumbent without reaching the cap): the schedule is the
+race's incumbent, and the cap is still undecided.
 
 A refutation by a checkable computation (``certificate.checked_refutation``:
 a proof on its own, as a bound formula is) refutes the cap for every lane.
@@ -118,6 +121,8 @@ class _Race:
                 by = refutation_by(status, name)
                 if found is not None:
                     self._found(name, found)
+                    if self.value_of(found) > cap:  # a better incumbent, the cap undecided
+                        return "gave up"
                 elif is_checked(status):
                     self._checked(by, cap)
                 elif by is not None:

@@ -303,7 +303,7 @@ def _raced(spec: MospSpec, solver: str, certified: int, proof: tuple[str, ...], 
         milp_lane.insert(0, (milp_model.RELAXATION, lambda cap, seconds: _cap_answer(
             spec, milp_model.relaxation_refutes(spec, cap, seconds))))
         if best is not None:
-            milp_lane.insert(0, (LOCAL_SEARCH, _local_search_once(
+            milp_lane.insert(0, (LOCAL_SEARCH, _local_search(
                 spec, best, certified, began + LOCAL_SEARCH_SHARE * time_limit)))
     lanes = [cpsat_lane, milp_lane]
     outcome = race(lanes, certified, upper, best, lambda schedule: makespan(spec.instance, schedule),
@@ -316,19 +316,13 @@ def _raced(spec: MospSpec, solver: str, certified: int, proof: tuple[str, ...], 
 LOCAL_SEARCH = "local-search"
 
 
-def _local_search_once(spec: MospSpec, best: Schedule, floor: int, deadline: float) -> CapQuestion:
+def _local_search(spec: MospSpec, best: Schedule, floor: int, deadline: float) -> CapQuestion:
     """The local search from ``best`` down to ``floor`` until ``deadline``,
-    as the first method of the MILP's lane: run before the race, it held
-    both cores for up to a fifth of the limit with one idle; in the lane,
-    CP-SAT searches beside it from the start, and the LP and CBC follow it
-    as before. A better schedule is the race's incumbent, whatever the cap
-    asked; asked again, it answers nothing (the lane's next method)."""
-    asked: list[int] = []
-
+    as the first method of the MILP's lane, so that CP-SAT searches beside
+    it from the start on the other core; the LP and CBC follow it. A better
+    schedule is the race's incumbent, whatever the cap asked (above it,
+    the lane's next method takes the cap: ``solvers.exact.race``)."""
     def question(cap: int, seconds: float) -> tuple[str, Schedule | None]:
-        if asked:
-            return UNKNOWN, None
-        asked.append(cap)
         found = improve(spec, best, floor, min(deadline, time.monotonic() + seconds))
         return (FEASIBLE, found) if found is not best else (UNKNOWN, None)
     return question
@@ -354,7 +348,7 @@ def _bound_and_incumbent(spec: MospSpec, began: float, time_limit: float, detail
     """The certified lower bound (LB, or the relaxation's) and its proof,
     and the incumbent, brought down by the local search on selfish
     instances where ``polish`` (the race runs it in a lane instead:
-    ``_local_search_once``); the relaxation's unconfirmed claim, if any,
+    ``_local_search``); the relaxation's unconfirmed claim, if any,
     goes to ``details``."""
     relaxed, relaxed_schedule = relaxation(spec, time_limit / 4)
     best = incumbent(spec, (relaxed_schedule,), time_limit / 8)

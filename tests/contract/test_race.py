@@ -68,6 +68,17 @@ def test_the_next_method_takes_a_lane_over():
     assert outcome.details["race"]["lanes"] == [["a"], ["b", "c"]]
 
 
+def test_a_schedule_above_the_cap_is_the_incumbent_and_the_lane_moves_on():
+    """b, a heuristic search, answers cap 10 with a schedule of 16 (better
+    than the incumbent 20, not under the cap): asked once, its schedule
+    the incumbent, and c takes the cap."""
+    log = []
+    outcome = run([[lane("a", optimum_at(13), delay=0.02)], [lane("b", lambda cap: 16, log), lane("c", optimum_at(13))]])
+    assert log == [("b", 10)]
+    assert (outcome.bound, outcome.value, outcome.proof) == (13, 13, ("a", "c"))
+    assert outcome.details["race"]["lanes"] == [["a"], ["b", "c"]]
+
+
 def test_a_lane_keeps_the_refutations_of_a_method_that_gave_up():
     """b refutes 10 and 11, then answers nothing; c starts at 12."""
     log = []

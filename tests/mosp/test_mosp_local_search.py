@@ -112,7 +112,7 @@ def test_it_keeps_the_time_limit_and_its_seed():
 
 def test_a_stop_request_ends_it_as_its_race_lane_needs():
     """With both backends at once the search is a method of the MILP's lane
-    (``solvers.mosp._local_search_once``): once the other lane settles the
+    (``solvers.mosp._local_search``): once the other lane settles the
     question, the race's stop request ends it, deadline or not. Unstopped,
     the same search reaches the bound."""
     inst = random_small(4012, organizations=(4, 4), machines=(1, 2), jobs=(10, 12), length=(1, 9),
